@@ -1,0 +1,155 @@
+"""The ``symtf`` command: a thin layer over the packages, and the only place that parses argv.
+
+Subcommands live in :data:`SUBCOMMANDS`, a table of (name, help, configure, run). To add one,
+write a ``_configure_<name>(parser)`` that adds its arguments and a ``_run_<name>(args) -> int``
+that does the work, and append a row. Heavy or optional packages are imported inside ``run`` so
+one broken consumer does not take the whole command down.
+
+Exit codes: 0 all good, 1 a finding (a mismatch, a refuted claim), 2 bad usage or unreadable
+input (argparse's own usage errors already exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_USAGE = 2
+
+
+class Subcommand(NamedTuple):
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+# --------------------------------------------------------------------------- configs
+
+
+def _configure_configs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _run_configs(args: argparse.Namespace) -> int:
+    from symtf.dims import CONFIGS, check_config
+
+    rows = []
+    for key, cfg in CONFIGS.items():
+        rows.append(
+            {
+                "id": key,
+                "name": cfg.name,
+                "n_vocab": cfg.n_vocab,
+                "n_ctx": cfg.n_ctx,
+                "d_model": cfg.d_model,
+                "H": cfg.n_heads,
+                "d_head": cfg.d_head,
+                "d_mlp": cfg.d_mlp,
+                "n_layers": cfg.n_layers,
+                "tied_unembed": cfg.tied_unembed,
+                "param_count": cfg.param_count(),
+                "published_total": cfg.published_total,
+                "matches_published": cfg.matches_published(),
+                "problems": check_config(cfg),
+                "year": cfg.year,
+                "source": cfg.source,
+            }
+        )
+
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+    else:
+        header = (
+            "id", "d_model", "H", "d_head", "d_mlp", "n_layers", "n_ctx", "parameters", "published",
+        )
+        table = [header] + [
+            (
+                r["id"],
+                str(r["d_model"]),
+                str(r["H"]),
+                str(r["d_head"]),
+                str(r["d_mlp"]),
+                str(r["n_layers"]),
+                str(r["n_ctx"]),
+                f"{r['param_count']:,}",
+                r["published_total"] + ("" if r["matches_published"] else " (MISMATCH)"),
+            )
+            for r in rows
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        for row in table:
+            # ids left-aligned, numbers right-aligned
+            cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+            print("  ".join(cells))
+        for r in rows:
+            for problem in r["problems"]:
+                print(f"problem: {problem}", file=sys.stderr)
+
+    consistent = all(r["matches_published"] and not r["problems"] for r in rows)
+    return EXIT_OK if consistent else EXIT_FINDING
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _configure_tables(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
+
+def _run_tables(args: argparse.Namespace) -> int:
+    from symtf.latex.tables import render_tables
+
+    print(render_tables(args.format))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- registry
+
+SUBCOMMANDS: list[Subcommand] = [
+    # The lead's `tables` (symtf.latex.tables.render_tables) is wired here.
+    Subcommand(
+        "tables",
+        "print the post's activation and parameter tables",
+        _configure_tables,
+        _run_tables,
+    ),
+    Subcommand(
+        "configs",
+        "list the named model configurations and their parameter counts",
+        _configure_configs,
+        _run_configs,
+    ),
+    # Register new subcommands here (prove, check, eval, report, ...).
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from symtf import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="symtf",
+        description="Symbolic derivation and checking for the math of GPT-style Transformers.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in SUBCOMMANDS:
+        child = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(child)
+        child.set_defaults(_run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return args._run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+r"""Shape checking with three-valued answers.
+
+SymPy multiplies an $n \times d_\text{head}$ by a $d_\text{model} \times d_\text{head}$ matrix
+without complaint while the sizes are symbols, so every size equality an expression needs is
+collected here and judged:
+
+- **consistent**: equal for every admissible size (after the relations in force, e.g. the
+  concatenated-heads variant's $d_\text{model} = H\,d_\text{head}$);
+- **inconsistent**: the two sizes differ by a number, or differ for generic sizes and no
+  conventional relation of this field would reconcile them;
+- **undecidable**: equal only under a relation the caller did not assume (e.g.
+  $d_\text{head} H$ vs $d_\text{model}$ with additive heads), or a size involves a symbol that is
+  not a size. Reported, never silently accepted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Iterator, Mapping
+
+from sympy import Expr, Integer, S, simplify, sympify
+from sympy.matrices.expressions.hadamard import HadamardProduct
+from sympy.matrices.expressions.matadd import MatAdd
+from sympy.matrices.expressions.matexpr import MatrixExpr
+from sympy.matrices.expressions.matmul import MatMul
+
+from . import dims
+from .errors import ShapeError
+from .ops.base import Op, SizeConstraint
+
+
+class Verdict(Enum):
+    CONSISTENT = "consistent"
+    INCONSISTENT = "inconsistent"
+    UNDECIDABLE = "undecidable"
+
+
+@dataclass(frozen=True)
+class DimCheck:
+    """One size equality, where it came from, and the verdict on it."""
+
+    left: Expr
+    right: Expr
+    what: str
+    verdict: Verdict
+    reason: str
+
+
+# Relations this field often assumes but a model need not: they turn "inconsistent" into "undecidable".
+CONVENTIONAL_RELATIONS: tuple[tuple[Expr, Expr, str], ...] = (
+    (dims.d_model, dims.H * dims.d_head, r"d_\text{model} = H\,d_\text{head}"),
+    (dims.d_mlp, 4 * dims.d_model, r"d_\text{mlp} = 4\,d_\text{model}"),
+    (dims.n, dims.n_ctx, r"n = n_\text{ctx} (a full context window)"),
+)
+
+
+def compare_sizes(left, right, relations: Mapping[Expr, Expr] | None = None) -> tuple[Verdict, str]:
+    r"""Judge $\text{left} = \text{right}$ for sizes (three-valued), under ``relations`` (symbol ↦ value)."""
+    relations = dict(relations or {})
+    left, right = sympify(left), sympify(right)
+    diff = simplify((left - right).subs(relations))
+    if diff == 0:
+        return Verdict.CONSISTENT, "equal"
+    if diff.is_number:
+        return Verdict.INCONSISTENT, f"{left} ≠ {right}"
+    strangers = diff.free_symbols - set(dims.SIZES)
+    if strangers:
+        names = ", ".join(sorted(map(str, strangers)))
+        return Verdict.UNDECIDABLE, f"{left} vs {right} involves {names}, which is not a size symbol"
+    for a, b, text in CONVENTIONAL_RELATIONS:
+        for sym, value in ((a, b), (b, a)) if a.is_Symbol else ((a, b),):
+            if sym.is_Symbol and simplify(diff.subs(sym, value)) == 0:
+                return Verdict.UNDECIDABLE, f"{left} = {right} only if {text}, which is not assumed here"
+    return Verdict.INCONSISTENT, f"{left} ≠ {right} for generic sizes"
+
+
+def size_constraints(expr) -> Iterator[SizeConstraint]:
+    """Every size equality ``expr`` needs, from the leaves up."""
+    if not isinstance(expr, MatrixExpr):
+        return
+    for arg in expr.args:
+        yield from size_constraints(arg)
+    if isinstance(expr, MatMul):
+        mats = [a for a in expr.args if getattr(a, "is_Matrix", False)]
+        for a, b in zip(mats, mats[1:]):
+            yield SizeConstraint(a.shape[1], b.shape[0], f"inner sizes of the product {a} · {b}")
+    elif isinstance(expr, (MatAdd, HadamardProduct)):
+        first, *rest = expr.args
+        for other in rest:
+            for axis in (0, 1):
+                yield SizeConstraint(
+                    first.shape[axis], other.shape[axis], f"{'rows' if axis == 0 else 'columns'} of {first} and {other}"
+                )
+    elif isinstance(expr, Op):
+        yield from expr.constraints()
+
+
+def check_expr(expr, relations: Mapping[Expr, Expr] | None = None) -> list[DimCheck]:
+    """All size checks of ``expr`` that are not plainly consistent."""
+    checks = []
+    for c in size_constraints(expr):
+        verdict, reason = compare_sizes(c.left, c.right, relations)
+        if verdict is not Verdict.CONSISTENT:
+            checks.append(DimCheck(sympify(c.left), sympify(c.right), c.what, verdict, reason))
+    return checks
+
+
+def as_matrix_shape(shape: Iterable) -> tuple:
+    """A table shape as a matrix shape; a 1-tuple ``(m,)`` is a vector of ``m`` entries."""
+    shape = tuple(sympify(s) for s in shape)
+    return shape
+
+
+def compare_shapes(stated, derived, relations=None) -> tuple[Verdict, str]:
+    """A table's Shape cell against a derived matrix shape. ``(m,)`` matches ``m × 1`` and ``1 × m``."""
+    stated, derived = as_matrix_shape(stated), tuple(sympify(s) for s in derived)
+    if len(stated) == 1:
+        outcomes = [compare_sizes(stated[0], derived[0] * derived[1], relations)]
+        vector = [compare_sizes(1, d, relations)[0] for d in derived]
+        if Verdict.CONSISTENT not in vector:
+            return Verdict.INCONSISTENT, f"a vector of {stated[0]} entries vs a {derived[0]} × {derived[1]} matrix"
+        return outcomes[0]
+    verdicts = [compare_sizes(a, b, relations) for a, b in zip(stated, derived)]
+    for verdict in (Verdict.INCONSISTENT, Verdict.UNDECIDABLE):
+        bad = [reason for v, reason in verdicts if v is verdict]
+        if bad:
+            return verdict, "; ".join(bad)
+    return Verdict.CONSISTENT, "equal"
+
+
+def require_consistent(expr, name: str, relations=None) -> None:
+    """Raise ``ShapeError`` naming ``name`` if any size check of ``expr`` is inconsistent."""
+    for check in check_expr(expr, relations):
+        if check.verdict is Verdict.INCONSISTENT:
+            raise ShapeError(f"{name}: {check.what}: expected {check.left} = {check.right}, got {check.reason}")
+
+
+ONE = S.One
+ZERO = Integer(0)
