@@ -125,8 +125,19 @@ SUBCOMMANDS: list[Subcommand] = [
         _configure_configs,
         _run_configs,
     ),
-    # Register new subcommands here (prove, check, eval, report, ...).
 ]
+
+# Subcommands that live beside their package: each module defines ``HELP``, ``configure(parser)``
+# and ``run(args) -> int``, and keeps heavy imports inside ``run``. Add a row to register one.
+PLUGINS: list[tuple[str, str]] = [
+]
+
+
+def _plugin(name: str, module: str) -> Subcommand:
+    import importlib
+
+    mod = importlib.import_module(module)
+    return Subcommand(name, mod.HELP, mod.configure, mod.run)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in SUBCOMMANDS:
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    for command in SUBCOMMANDS + [_plugin(name, module) for name, module in PLUGINS]:
         child = sub.add_parser(command.name, help=command.help, description=command.help)
         command.configure(child)
         child.set_defaults(_run=command.run)
@@ -146,9 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from symtf.errors import SymtfError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args._run(args)
+    try:
+        return args._run(args)
+    except (SymtfError, OSError) as exc:
+        if args.debug:
+            raise
+        print(f"symtf {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":
