@@ -202,7 +202,8 @@ def full_one_layer(variant: Variant) -> Model:
                  "column i: distribution over the token after position i")
     acts += [logits, probs]
     layout = [("Embedding", ("W_E",)), ("Embedding", ("W_pos",))]
-    layout += [("LayerNorm", (f"{t}_g", f"{t}_b")) for t in ("ln1", "ln2", "lnf") if f"{t}_g" in P]
+    norms = tuple(f"{t}_{v}" for t in ("ln1", "ln2", "lnf") for v in ("g", "b") if f"{t}_g" in P)
+    layout += [("LayerNorm", norms)] if norms else []  # one row, as the post: every LayerNorm has a γ and a β
     layout += [("Attention Head", ("W_Q", "W_K", "W_V")), ("Attention Head", ("b_Q", "b_K", "b_V")),
                ("Attention Head", ("W_O",)), ("Attention", ("b_O",)),
                ("MLP", ("W_1", "b_1")), ("MLP", ("W_2", "b_2")), ("Unembedding", ("W_U",))]

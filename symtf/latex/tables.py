@@ -1,0 +1,114 @@
+r"""The post's tables as Kramdown Markdown (``$$…$$`` in the cells) or JSON, from the model.
+
+Activation rows read ``| Name | $$x^{(0)} = W_E t + W_\text{pos}$$ | $$d_\text{model} \times n$$ |``;
+parameter rows group parameters as the post does (``$$W_Q^h, W_K^h, W_V^h$$``).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..model import Activation, Convention, Model, Variant, build
+from ..model.variants import Kind
+from .printer import latex, latex_shape
+
+ACTIVATION_TABLES = {"zero-layer": Kind.ZERO, "simplified-one-layer": Kind.SIMPLIFIED, "full-one-layer": Kind.FULL}
+PARAM_TABLES = {"params-simplified": Kind.SIMPLIFIED, "params-full": Kind.FULL}
+TABLE_IDS = (*ACTIVATION_TABLES, *PARAM_TABLES)
+
+_DEFAULT = {Kind.ZERO: "zero", Kind.SIMPLIFIED: "simplified", Kind.FULL: "full"}
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    latex: str
+    shape: str
+    hook: str | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
+def _listing(a: Activation) -> str:
+    r"""``[x_1, \dots, x_n]`` for a table that lists the columns of ``a``."""
+    sym = latex(a.symbol)
+    last = latex(a.symbol.shape[1])
+    if a.token_columns and a.symbol.shape[0] != a.shape[0]:  # row convention: tokens are rows
+        last = latex(a.symbol.shape[0])
+    return rf"[{sym}_1, \dots, {sym}_{last}]"
+
+
+def activation_cell(a: Activation) -> str:
+    r"""The Expression cell: ``x^{(0)} = [x^{(0)}_1, \dots, x^{(0)}_n] = W_E t + W_\text{pos}``."""
+    parts = [latex(a.symbol)]
+    if a.columns:
+        parts.append(_listing(a))
+    if a.expr is not None:
+        parts.append(latex(a.expr))
+    return " = ".join(parts)
+
+
+def activation_table(model: Model, table_id: str | None = None) -> Table:
+    """The activation table of ``model``, one row per activation."""
+    rows = tuple(Row(a.name, activation_cell(a), latex_shape(a.shape), a.hook) for a in model.activations)
+    return Table(table_id or model.id, model.title, ("Activation Name", "Expression", "Shape"), rows)
+
+
+def parameter_table(model: Model, table_id: str | None = None) -> Table:
+    """The parameter table of ``model``: one row per group, shapes joined as the post joins them."""
+    rows = []
+    for group in model.param_rows:
+        params = [model.parameter(key) for key in group.keys]
+        names = ", ".join(dict.fromkeys(latex(p.symbol) for p in params))  # γ, β of every LayerNorm once
+        shapes = list(dict.fromkeys(latex_shape(p.shape) for p in params))
+        rows.append(Row(group.layer, names, "$$, &nbsp; $$".join(shapes)))
+    layered = any(group.layer for group in model.param_rows)
+    header = ("Layer", "Parameter(s)", "Shape") if layered else ("Parameter Name", "Shape")
+    return Table(table_id or model.params_id, f"Parameters: {model.title}", header, tuple(rows))
+
+
+def table(table_id: str, convention: Convention = Convention.COLUMN) -> Table:
+    """A table by id: one of ``TABLE_IDS``."""
+    if table_id in ACTIVATION_TABLES:
+        model = build(Variant.preset(_DEFAULT[ACTIVATION_TABLES[table_id]]).with_(convention=convention))
+        return activation_table(model, table_id)
+    if table_id in PARAM_TABLES:
+        model = build(Variant.preset(_DEFAULT[PARAM_TABLES[table_id]]).with_(convention=convention))
+        return parameter_table(model, table_id)
+    raise KeyError(f"unknown table {table_id!r}; known: {', '.join(TABLE_IDS)}")
+
+
+def to_markdown(t: Table) -> str:
+    """Kramdown table with ``$$…$$`` cells, columns padded to a common width."""
+    def cells(row: Row) -> list[str]:
+        math = [f"$${row.latex}$$", f"$${row.shape}$$"]
+        return [row.name, *math] if len(t.header) == 3 else math
+
+    body = [list(t.header)] + [cells(r) for r in t.rows]
+    widths = [max(len(line[i]) for line in body) for i in range(len(t.header))]
+    fmt = lambda line: "| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |"  # noqa: E731
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([fmt(body[0]), rule, *map(fmt, body[1:])])
+
+
+def to_json(tables: list[Table]) -> str:
+    return json.dumps(
+        {"tables": [{"id": t.id, "title": t.title, "rows": [r.__dict__ for r in t.rows]} for t in tables]},
+        indent=2,
+    )
+
+
+def render_tables(fmt: str = "markdown", ids=TABLE_IDS, convention: Convention = Convention.COLUMN) -> str:
+    """Every table (or those in ``ids``) as ``markdown`` (titled sections) or ``json``."""
+    tables = [table(i, convention) for i in ids]
+    if fmt == "json":
+        return to_json(tables)
+    if fmt != "markdown":
+        raise ValueError(f"unknown format {fmt!r}: markdown or json")
+    return "\n\n".join(f"### {t.title} ({t.id})\n\n{to_markdown(t)}" for t in tables) + "\n"
