@@ -37,10 +37,7 @@ class Table:
 
 def _listing(a: Activation) -> str:
     r"""``[x_1, \dots, x_n]`` for a table that lists the columns of ``a``."""
-    sym = latex(a.symbol)
-    last = latex(a.symbol.shape[1])
-    if a.token_columns and a.symbol.shape[0] != a.shape[0]:  # row convention: tokens are rows
-        last = latex(a.symbol.shape[0])
+    sym, last = latex(a.symbol), latex(a.symbol.shape[1])
     return rf"[{sym}_1, \dots, {sym}_{last}]"
 
 
@@ -112,3 +109,51 @@ def render_tables(fmt: str = "markdown", ids=TABLE_IDS, convention: Convention =
     if fmt != "markdown":
         raise ValueError(f"unknown format {fmt!r}: markdown or json")
     return "\n\n".join(f"### {t.title} ({t.id})\n\n{to_markdown(t)}" for t in tables) + "\n"
+
+
+# --------------------------------------------------------------------------- appendix: key figures
+
+KEY_FIGURES_ID = "key-figures"
+
+#: The appendix's columns: a configuration of ``symtf.dims.CONFIGS`` and the column heading's name.
+#: Only configurations symtf can count are tabulated (a dense GPT-2-style decoder); a mixture of
+#: experts such as DeepSeek V3 is not one, so it has no column here.
+KEY_FIGURES_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("gpt2-small", "GPT-2 Small"),
+    ("gpt2-xl", "GPT-2 XL"),
+    ("gpt3-175b", "GPT-3"),
+)
+
+
+def _total_parameters(cfg) -> str:
+    """The published figure when the computed count rounds (or cuts) to it, else the count to 3 significant digits."""
+    if cfg.matches_published():
+        return cfg.published_total
+    count = cfg.param_count()
+    for unit, scale in (("T", 10**12), ("B", 10**9), ("M", 10**6), ("K", 10**3)):
+        if count >= scale:
+            return f"{count / scale:.3g}{unit}"
+    return str(count)
+
+
+def key_figures_markdown(columns=KEY_FIGURES_COLUMNS) -> str:
+    r"""The appendix table, every figure from ``symtf.dims.CONFIGS``: total parameters, $d_\text{model}$ … context length."""
+    from ..dims import CONFIGS, LATEX, d_head, d_mlp, d_model, n_layers, n_vocab
+
+    configs = [(CONFIGS[key], label) for key, label in columns]
+    header = ["Parameter", *(f"{label} ({cfg.year})" for cfg, label in configs)]
+    fields = (
+        ("**Total Parameters**", _total_parameters),
+        (f"$${LATEX[d_model]}$$", lambda c: str(c.d_model)),
+        (f"$${LATEX[d_mlp]}$$", lambda c: str(c.d_mlp)),
+        (r"$$H = n_\text{heads}$$", lambda c: str(c.n_heads)),
+        (f"$${LATEX[d_head]}$$", lambda c: str(c.d_head)),
+        (f"$${LATEX[n_layers]}$$", lambda c: str(c.n_layers)),
+        (f"$${LATEX[n_vocab]}$$", lambda c: str(c.n_vocab)),
+        ("Context length", lambda c: str(c.n_ctx)),
+    )
+    body = [header] + [[label, *(value(cfg) for cfg, _ in configs)] for label, value in fields]
+    widths = [max(len(line[i]) for line in body) for i in range(len(header))]
+    fmt = lambda line: "| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |"  # noqa: E731
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([fmt(body[0]), rule, *map(fmt, body[1:])])

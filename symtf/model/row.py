@@ -53,7 +53,7 @@ def to_row(model: Model) -> Model:
         sigma[a.symbol] = Transpose(new) if a.token_columns else new
         shape = tuple(reversed(a.shape)) if a.token_columns and len(a.shape) == 2 else a.shape
         acts.append(replace(a, symbol=new if expr is None else _renamed(a.symbol, a.token_columns), expr=expr,
-                            shape=shape))
+                            shape=shape, columns=False))  # one token per row: no [x_1, ..., x_n] listing
     variant = model.variant.with_(convention=Convention.ROW)
     return replace(model, id=model.id + "-row", title=model.title + " (row-vector convention)", variant=variant,
                    activations=tuple(acts), parameters=tuple(params))

@@ -1,4 +1,4 @@
-"""LayerNorm over $d_\text{model}$, applied to each token's vector on its own."""
+r"""LayerNorm over $d_\text{model}$, applied to each token's vector on its own."""
 from __future__ import annotations
 
 from sympy import Integer, sqrt

@@ -1,4 +1,4 @@
-"""Softmax along an axis, and the post's causal softmax $\text{softmax}^*$."""
+r"""Softmax along an axis, and the post's causal softmax $\text{softmax}^*$."""
 from __future__ import annotations
 
 from sympy import Integer, Piecewise, S, exp, oo

@@ -1,4 +1,4 @@
-"""Bookkeeping nodes the post writes without naming: a bias added to every token, the first
+r"""Bookkeeping nodes the post writes without naming: a bias added to every token, the first
 $n$ columns of $W_\text{pos}$, one token's column $x_n$, and the weighted sum $\sum_i a_i v_i$."""
 from __future__ import annotations
 
