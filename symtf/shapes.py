@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Iterator, Mapping
+from typing import Iterator, Mapping
 
-from sympy import Expr, Integer, S, simplify, sympify
+from sympy import Expr, Integer, cancel, sympify
 from sympy.matrices.expressions.hadamard import HadamardProduct
 from sympy.matrices.expressions.matadd import MatAdd
 from sympy.matrices.expressions.matexpr import MatrixExpr
@@ -58,7 +58,7 @@ def compare_sizes(left, right, relations: Mapping[Expr, Expr] | None = None) -> 
     r"""Judge $\text{left} = \text{right}$ for sizes (three-valued), under ``relations`` (symbol ↦ value)."""
     relations = dict(relations or {})
     left, right = sympify(left), sympify(right)
-    diff = simplify((left - right).subs(relations))
+    diff = cancel((left - right).subs(relations))  # sizes are rational functions of the size symbols
     if diff == 0:
         return Verdict.CONSISTENT, "equal"
     if diff.is_number:
@@ -69,7 +69,7 @@ def compare_sizes(left, right, relations: Mapping[Expr, Expr] | None = None) -> 
         return Verdict.UNDECIDABLE, f"{left} vs {right} involves {names}, which is not a size symbol"
     for a, b, text in CONVENTIONAL_RELATIONS:
         for sym, value in ((a, b), (b, a)) if a.is_Symbol else ((a, b),):
-            if sym.is_Symbol and simplify(diff.subs(sym, value)) == 0:
+            if sym.is_Symbol and cancel(diff.subs(sym, value)) == 0:
                 return Verdict.UNDECIDABLE, f"{left} = {right} only if {text}, which is not assumed here"
     return Verdict.INCONSISTENT, f"{left} ≠ {right} for generic sizes"
 
@@ -105,15 +105,9 @@ def check_expr(expr, relations: Mapping[Expr, Expr] | None = None) -> list[DimCh
     return checks
 
 
-def as_matrix_shape(shape: Iterable) -> tuple:
-    """A table shape as a matrix shape; a 1-tuple ``(m,)`` is a vector of ``m`` entries."""
-    shape = tuple(sympify(s) for s in shape)
-    return shape
-
-
 def compare_shapes(stated, derived, relations=None) -> tuple[Verdict, str]:
     """A table's Shape cell against a derived matrix shape. ``(m,)`` matches ``m × 1`` and ``1 × m``."""
-    stated, derived = as_matrix_shape(stated), tuple(sympify(s) for s in derived)
+    stated, derived = tuple(sympify(s) for s in stated), tuple(sympify(s) for s in derived)
     if len(stated) == 1:
         outcomes = [compare_sizes(stated[0], derived[0] * derived[1], relations)]
         vector = [compare_sizes(1, d, relations)[0] for d in derived]
@@ -135,5 +129,36 @@ def require_consistent(expr, name: str, relations=None) -> None:
             raise ShapeError(f"{name}: {check.what}: expected {check.left} = {check.right}, got {check.reason}")
 
 
-ONE = S.One
-ZERO = Integer(0)
+
+@dataclass(frozen=True)
+class RowCheck:
+    """The verdict on one activation: its expression's size checks and its Shape cell."""
+
+    key: str
+    verdict: Verdict
+    problems: tuple[str, ...]
+
+
+def check_model(model, strict: bool = False) -> list[RowCheck]:
+    r"""Every row of ``model``: the expression's sizes agree, and its derived shape equals the Shape cell.
+
+    With ``strict=True`` the first inconsistent row raises ``ShapeError`` naming the activation
+    (expected vs got); undecidable rows are reported, never silently passed.
+    """
+    out = []
+    for a in model.activations:
+        if a.expr is None:
+            continue
+        problems, verdicts = [], []
+        for c in check_expr(a.expr, model.relations):
+            problems.append(f"{c.what}: {c.reason}")
+            verdicts.append(c.verdict)
+        verdict, reason = compare_shapes(a.shape, a.expr.shape, model.relations)
+        if verdict is not Verdict.CONSISTENT:
+            problems.append(f"Shape cell {tuple(a.shape)} vs derived {tuple(a.expr.shape)}: {reason}")
+            verdicts.append(verdict)
+        worst = next((v for v in (Verdict.INCONSISTENT, Verdict.UNDECIDABLE) if v in verdicts), Verdict.CONSISTENT)
+        if strict and worst is Verdict.INCONSISTENT:
+            raise ShapeError(f"{a.key} ({a.name}): {'; '.join(problems)}")
+        out.append(RowCheck(a.key, worst, tuple(problems)))
+    return out

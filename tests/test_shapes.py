@@ -74,3 +74,22 @@ def test_a_wrong_table_cell_is_caught():
     assert compare_shapes((n_vocab, n), model["probs"].expr.shape)[0] is Verdict.INCONSISTENT  # p_{n+1} is a column
     assert compare_shapes((n,), model["scores"].expr.shape)[0] is Verdict.CONSISTENT  # 1 × n row: n entries
     assert compare_shapes((n, n), model["scores"].expr.shape)[0] is Verdict.INCONSISTENT
+
+
+def test_check_model_names_the_activation_of_a_wrong_row():
+    from dataclasses import replace
+
+    from symtf.shapes import check_model
+
+    model = build("full")
+    assert {r.verdict for r in check_model(model)} == {Verdict.CONSISTENT}
+    broken_scores = replace(model["scores"], expr=model["q"].symbol * model["k"].symbol.T)  # q k^T: d_head × d_head
+    broken = replace(model, activations=tuple(broken_scores if a.key == "scores" else a for a in model.activations))
+    [row] = [r for r in check_model(broken) if r.key == "scores"]
+    assert row.verdict is Verdict.INCONSISTENT
+    with pytest.raises(ShapeError, match=r"scores \(Attention scores\): Shape cell \(n, n\) vs derived \(d_head, d_head\)"):
+        check_model(broken, strict=True)
+    missing_cell = replace(model["result"], shape=(d_head * H, n))
+    undecided = replace(model, activations=tuple(missing_cell if a.key == "result" else a for a in model.activations))
+    [row] = [r for r in check_model(undecided) if r.key == "result"]
+    assert row.verdict is Verdict.INCONSISTENT  # d_head H vs d_head: differ for generic sizes
