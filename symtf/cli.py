@@ -100,12 +100,20 @@ def _run_configs(args: argparse.Namespace) -> int:
 
 def _configure_tables(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    parser.add_argument("--convention", choices=("column", "row"), default="column",
+                        help="column vectors as in the post (default) or one token per row")
+    parser.add_argument("ids", nargs="*", metavar="ID", help="tables to print (default: all)")
 
 
 def _run_tables(args: argparse.Namespace) -> int:
-    from symtf.latex.tables import render_tables
+    from symtf.latex.tables import TABLE_IDS, render_tables
+    from symtf.model import Convention
 
-    print(render_tables(args.format))
+    unknown = [i for i in args.ids if i not in TABLE_IDS]
+    if unknown:
+        print(f"symtf tables: unknown table {unknown[0]!r}; known: {', '.join(TABLE_IDS)}", file=sys.stderr)
+        return EXIT_USAGE
+    print(render_tables(args.format, tuple(args.ids) or TABLE_IDS, Convention(args.convention)), end="")
     return EXIT_OK
 
 
