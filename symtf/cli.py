@@ -138,6 +138,9 @@ SUBCOMMANDS: list[Subcommand] = [
 # Subcommands that live beside their package: each module defines ``HELP``, ``configure(parser)``
 # and ``run(args) -> int``, and keeps heavy imports inside ``run``. Add a row to register one.
 PLUGINS: list[tuple[str, str]] = [
+    ("render", "symtf.latex.render_cli"),
+    ("example", "symtf.latex.example_cli"),
+    ("figures", "symtf.latex.figures_cli"),
 ]
 
 

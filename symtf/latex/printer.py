@@ -20,8 +20,8 @@ from ..ops import (
 from ..ops.base import Op
 
 
-def _needs_parens(s: str) -> bool:
-    """A printed base needs parentheses before ^\\top if it already carries a superscript or is compound."""
+def _top_level(s: str) -> str:
+    """The characters of ``s`` outside any braces or parentheses."""
     depth, top = 0, []
     for ch in s:
         if ch in "{(":
@@ -30,7 +30,12 @@ def _needs_parens(s: str) -> bool:
             depth -= 1
         elif depth == 0:
             top.append(ch)
-    flat = "".join(top)
+    return "".join(top)
+
+
+def _needs_parens(s: str) -> bool:
+    """A printed base needs parentheses before ^\\top if it already carries a superscript or is compound."""
+    flat = _top_level(s)
     return "^" in flat or " " in s.strip() or "+" in flat or "\\frac" in s
 
 
@@ -127,6 +132,10 @@ class PostLatexPrinter(LatexPrinter):
     def _print_Column(self, expr: Column):
         base, index = self._print(expr.X), self._print(expr.index)
         index = index if len(index) == 1 else f"{{{index}}}"
+        if " " in base or "+" in base:  # a compound: (W_E t + W_\text{pos})_n
+            base = f"({base})"
+        elif "_" in _top_level(base):
+            base = f"{{{base}}}"  # already subscripted: {W_\text{pos}}_n, never a double subscript
         return f"{base}_{index}"
 
     def _print_WeightedSum(self, expr: WeightedSum):

@@ -1,0 +1,426 @@
+r"""A worked numeric example, every number computed by SymPy from the model's own expressions.
+
+At the post's toy sizes ($n = 3$, $n_\text{vocab} = 10$, $d_\text{model} = 5$,
+$d_\text{head} = 2$, $d_\text{mlp} = 10$, one head) each activation row of the full one-layer
+table (without LayerNorm) is evaluated in order: its expression, with the sizes made concrete and
+every earlier symbol replaced by its value, is multiplied out (:func:`explicit`: SymPy matrix
+products and sums, symtf's ops entry by entry through their ``_entry``).
+
+Exactness: rational inputs give rational embeddings, queries, keys and values; the scores carry
+$1/\sqrt{d_\text{head}}$ and stay exact algebraic numbers; the attention pattern is exact too,
+written with $e^{\cdot}$. From there on the values are transcendental: they are carried as
+30-significant-digit floats (the exact pattern evaluated once), and every decimal shown is the
+value rounded once, half to even, to ``precision`` places (never a rounded value rounded again).
+Float inputs (an npz of floats) are carried as 30-digit floats throughout.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from pathlib import Path
+
+from sympy import Float, ImmutableMatrix, Integer, Rational, S, Transpose, exp, latex as sympy_latex
+from sympy.matrices.expressions.matadd import MatAdd
+from sympy.matrices.expressions.matexpr import MatrixExpr, MatrixSymbol
+from sympy.matrices.expressions.matmul import MatMul
+
+from ..dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
+from ..errors import InputError
+from ..model import Model, Variant, build, h
+from ..ops import HeadSum, LeadingColumns
+from ..ops.base import Op
+from .printer import PostLatexPrinter, latex
+
+#: The post's toy sizes.
+TOY = {n: 3, n_vocab: 10, d_model: 5, d_head: 2, d_mlp: 10}
+
+ATTENTION_STEPS = ("embed", "q", "k", "v", "scores", "pattern", "result", "head_out", "resid_mid")
+MLP_STEPS = ("mlp_hidden", "mlp_out", "resid_post", "logits", "probs")
+ATTENTION_WEIGHTS = ("W_E", "W_pos", "W_Q", "W_K", "W_V", "W_O")
+MLP_WEIGHTS = ("W_1", "b_1", "W_2", "b_2", "W_U")
+_DIGITS = 30  # significant digits carried once values are transcendental
+_CHOICES = (Integer(-1), Rational(-1, 2), Integer(0), Rational(1, 2), Integer(1))
+_EXACT_DISPLAY_LIMIT = 2500  # characters: longer exact forms are shown as decimals only
+
+
+def toy_model() -> Model:
+    """The model the example walks through: the full one-layer table without LayerNorm."""
+    return build(Variant(layernorm=False))
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Token ids (0-based) and weight matrices (SymPy, exact where given exactly), keyed as in a weights file."""
+
+    tokens: tuple[int, ...]
+    weights: dict[str, ImmutableMatrix]
+    source: str = ""
+
+    @property
+    def sizes(self) -> dict:
+        W_E, W_Q = self.weights["W_E"], self.weights["W_Q"]
+        sizes = {n: len(self.tokens), n_vocab: W_E.shape[1], d_model: W_E.shape[0], d_head: W_Q.shape[0],
+                 H: 1, n_ctx: self.weights["W_pos"].shape[1]}
+        if "W_1" in self.weights:
+            sizes[d_mlp] = self.weights["W_1"].shape[0]
+        return sizes
+
+
+def random_inputs(seed: int = 0, sizes: dict | None = None, mlp: bool = True) -> Inputs:
+    r"""Weights drawn from $\{-1, -\tfrac12, 0, \tfrac12, 1\}$ and distinct tokens, reproducibly from ``seed``."""
+    sizes = {**TOY, **(sizes or {})}
+    rng = random.Random(seed)
+
+    def draw(rows, cols):
+        return ImmutableMatrix(rows, cols, [rng.choice(_CHOICES) for _ in range(rows * cols)])
+
+    N, V, D, Dh, M = (sizes[s] for s in (n, n_vocab, d_model, d_head, d_mlp))
+    tokens = tuple(rng.sample(range(V), N) if N <= V else [rng.randrange(V) for _ in range(N)])
+    weights = {"W_E": draw(D, V), "W_pos": draw(D, N), "W_Q": draw(Dh, D), "W_K": draw(Dh, D),
+               "W_V": draw(Dh, D), "W_O": draw(D, Dh)}
+    if mlp:
+        weights.update({"W_1": draw(M, D), "b_1": draw(M, 1), "W_2": draw(D, M), "b_2": draw(D, 1),
+                        "W_U": draw(V, D)})
+    return Inputs(tokens, weights, f"seed {seed}")
+
+
+def _number(value, where: str):
+    if isinstance(value, bool):
+        raise InputError(f"{where}: expected a number, got {value!r}")
+    if isinstance(value, int):
+        return Integer(value)
+    if isinstance(value, float):
+        return Rational(repr(value))  # the decimal as written in the file, exactly
+    if isinstance(value, str):
+        try:
+            return Rational(value.strip())
+        except (TypeError, ValueError):
+            raise InputError(f"{where}: {value!r} is not a number or a fraction like \"1/3\"") from None
+    raise InputError(f"{where}: expected a number, got {value!r}")
+
+
+def _matrix(value, key: str, source: str) -> ImmutableMatrix:
+    rows = value if isinstance(value, list) else None
+    if rows is None:
+        raise InputError(f"{source}: {key} must be a list of rows (or a list of numbers for a vector)")
+    if all(not isinstance(r, list) for r in rows):  # a vector: one column
+        rows = [[r] for r in rows]
+    if not rows or any(not isinstance(r, list) or len(r) != len(rows[0]) for r in rows):
+        raise InputError(f"{source}: {key} must be a non-empty rectangular list of rows")
+    return ImmutableMatrix([[_number(x, f"{source}: {key}[{i}][{j}]") for j, x in enumerate(r)]
+                            for i, r in enumerate(rows)])
+
+
+def _from_npz(path: Path) -> dict:
+    import numpy as np
+
+    out = {}
+    with np.load(path) as data:
+        for key in data.files:
+            array = data[key]
+            if key == "tokens":
+                out[key] = [int(t) for t in array.ravel()]
+                continue
+            if array.ndim == 1:
+                array = array[:, None]
+            if array.ndim != 2:
+                raise InputError(f"{path}: {key} must be 1- or 2-dimensional, got shape {array.shape}")
+            if np.issubdtype(array.dtype, np.integer):
+                out[key] = ImmutableMatrix(array.shape[0], array.shape[1], [Integer(int(x)) for x in array.ravel()])
+            else:
+                out[key] = ImmutableMatrix(array.shape[0], array.shape[1],
+                                           [Float(repr(float(x)), _DIGITS) for x in array.ravel()])
+    return out
+
+
+def load_inputs(path: str | Path) -> Inputs:
+    """Tokens and weights from a YAML, JSON or npz file (keys ``tokens``, ``W_E``, ``W_pos``, ``W_Q`` ...)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".npz":
+            raw = _from_npz(path)
+        else:
+            text = path.read_text(encoding="utf-8")
+            if suffix in (".yaml", ".yml"):
+                import yaml
+
+                raw = yaml.safe_load(text)
+            elif suffix == ".json":
+                raw = json.loads(text)
+            else:
+                raise InputError(f"{path}: weights must be .yaml, .yml, .json or .npz")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # JSONDecodeError, numpy's bad-file errors
+        raise InputError(f"{path}: unreadable weights file: {exc}") from None
+    except Exception as exc:  # yaml.YAMLError has no common base with the above
+        if type(exc).__module__.startswith("yaml"):
+            raise InputError(f"{path}: invalid YAML: {exc}") from None
+        raise
+    if not isinstance(raw, dict):
+        raise InputError(f"{path}: expected a mapping of names to arrays")
+    if "tokens" not in raw:
+        raise InputError(f"{path}: missing 'tokens' (a list of 0-based token ids)")
+    tokens = raw.pop("tokens")
+    if not isinstance(tokens, list) or not tokens or any(isinstance(t, bool) or not isinstance(t, int) for t in tokens):
+        raise InputError(f"{path}: 'tokens' must be a non-empty list of integer token ids")
+    known = set(ATTENTION_WEIGHTS + MLP_WEIGHTS)
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise InputError(f"{path}: unknown key(s) {', '.join(unknown)}; expected tokens, {', '.join(sorted(known))}")
+    missing = [k for k in ATTENTION_WEIGHTS if k not in raw]
+    if missing:
+        raise InputError(f"{path}: missing weight(s) {', '.join(missing)}")
+    weights = {k: v if isinstance(v, ImmutableMatrix) else _matrix(v, k, str(path)) for k, v in raw.items()}
+    inputs = Inputs(tuple(tokens), weights, str(path))
+    vocab = inputs.sizes[n_vocab]
+    bad = [t for t in tokens if not 0 <= t < vocab]
+    if bad:
+        raise InputError(f"{path}: token id(s) {bad} outside 0..{vocab - 1} (n_vocab = {vocab}, from W_E)")
+    return inputs
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _is_exact(value: ImmutableMatrix) -> bool:
+    return not any(entry.has(Float) for entry in value)
+
+
+def _is_algebraic(value: ImmutableMatrix) -> bool:
+    return not any(entry.has(exp) for entry in value)
+
+
+def _concrete(model: Model, key: str, sizes: dict):
+    """Row ``key``'s symbol and expression at concrete sizes and head 1, head sums written out."""
+    a = model[key]
+    expr, symbol = a.expr.subs(sizes), a.symbol.subs(sizes)
+    expr = expr.replace(lambda e: isinstance(e, HeadSum),
+                        lambda e: MatAdd(*[e.at(c) for c in range(1, int(e.count) + 1)]))
+    return symbol.xreplace({h: 1}), expr.xreplace({h: 1})
+
+
+def _parameter_symbols(model: Model, sizes: dict) -> dict[str, MatrixSymbol]:
+    return {p.key: p.symbol.subs(sizes).xreplace({h: 1}) for p in model.parameters}
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str
+    symbol: MatrixSymbol  # at concrete sizes, head 1
+    expr: object  # the row's expression at concrete sizes (symbols of earlier rows and parameters)
+    value: ImmutableMatrix  # exact when the inputs are exact (see module docstring)
+    definition: object = None  # the row as the table writes it (symbolic sizes), head 1
+
+
+@dataclass
+class WorkedExample:
+    """The steps of one example, and their LaTeX."""
+
+    inputs: Inputs
+    steps: list[Step]
+    values: dict  # symbol -> value used downstream (floats once transcendental)
+    precision: int = 3
+    mlp: bool = False
+    symbols: dict = field(default_factory=dict)  # weights-file key -> parameter symbol
+
+    def value(self, key: str) -> ImmutableMatrix:
+        for step in self.steps:
+            if step.key == key:
+                return step.value
+        raise KeyError(key)
+
+    def decimals(self, key: str) -> list[list[str]]:
+        value = self.value(key)
+        return [[decimal(value[i, j], self.precision) for j in range(value.shape[1])] for i in range(value.shape[0])]
+
+    # ---- LaTeX ---------------------------------------------------------------------------------
+    def latex(self) -> str:
+        printer = _ValuePrinter(self.values, self.precision)
+        t_sym = toy_model()["tokens"].symbol.subs(self.inputs.sizes)
+        ids = ", ".join(str(t) for t in self.inputs.tokens)
+        count = len(self.inputs.tokens)
+        lines = [rf"t &= [t_1, \dots, t_{count}] = {printer.doprint(t_sym)} "
+                 rf"&& \text{{token ids }} {ids}"]
+        for step in self.steps:
+            lines += printer.step_lines(step)
+        body = " \\\\\n".join(lines)
+        return f"\\begin{{align*}}\n{body}\n\\end{{align*}}"
+
+    def markdown(self) -> str:
+        sizes = self.inputs.sizes
+        described = ", ".join(f"${latex(s)} = {sizes[s]}$" for s in (n, n_vocab, d_model, d_head, d_mlp, H)
+                              if s in sizes and (s != d_mlp or self.mlp))
+        exact = all(_is_exact(w) for w in self.inputs.weights.values())
+        values = "the exact values" if exact else "the values (float inputs, carried to 30 digits)"
+        head = f"Worked example ({self.inputs.source}): {described}; decimals are {values} rounded to {self.precision} places."
+        return f"{head}\n\n$$\n{self.latex()}\n$$"
+
+
+def evaluate(inputs: Inputs, mlp: bool = False, precision: int = 3) -> WorkedExample:
+    """Evaluate the toy model's rows in order at ``inputs``; see the module docstring for exactness."""
+    if not 0 <= precision <= 15:
+        raise InputError(f"precision must be between 0 and 15 decimal places, got {precision}")
+    model = toy_model()
+    sizes = inputs.sizes
+    if mlp:
+        missing = [k for k in MLP_WEIGHTS if k not in inputs.weights]
+        if missing:
+            raise InputError(f"--mlp needs the weight(s) {', '.join(missing)} in {inputs.source}")
+    symbols = _parameter_symbols(model, sizes)
+    values: dict = {}
+    for key, matrix in inputs.weights.items():
+        expected = symbols[key].shape
+        if matrix.shape != expected:
+            shape = " × ".join(str(s) for s in model.parameter(key).shape)
+            raise InputError(f"{inputs.source}: {key} must be {expected[0]}×{expected[1]} ({shape}); "
+                             f"got {matrix.shape[0]}×{matrix.shape[1]}")
+        values[symbols[key]] = matrix
+    if sizes[n] > sizes[n_ctx]:
+        raise InputError(f"{inputs.source}: {sizes[n]} tokens but W_pos has only {sizes[n_ctx]} positions")
+    t_sym = model["tokens"].symbol.subs(sizes)
+    values[t_sym] = ImmutableMatrix(sizes[n_vocab], sizes[n], lambda i, j: 1 if inputs.tokens[j] == i else 0)
+    steps = []
+    for key in ATTENTION_STEPS + (MLP_STEPS if mlp else ()):
+        symbol, expr = _concrete(model, key, sizes)
+        value = explicit(expr.xreplace(values))
+        row = model[key]
+        head = {h: 1} if row.per_head else {}
+        steps.append(Step(key, symbol, expr, value, (row.symbol.xreplace(head), row.expr.xreplace(head))))
+        if not _is_exact(value) or not _is_algebraic(value):
+            value = value.evalf(_DIGITS)  # carry transcendental and float values as 30-digit floats from here
+        values[symbol] = value
+    return WorkedExample(inputs, steps, values, precision, mlp, symbols)
+
+
+def explicit(expr) -> ImmutableMatrix:
+    """The explicit matrix of ``expr`` once every symbol in it has a value.
+
+    Products, sums and transposes are multiplied out as explicit matrices (SymPy's own
+    ``MatMul._entry`` builds a ``Sum`` per entry, 30× slower); symtf's ops are expanded entry by
+    entry through their ``_entry`` on explicit arguments.
+    """
+    if isinstance(expr, ImmutableMatrix):
+        return expr
+    if isinstance(expr, MatMul):
+        coeff, factors = expr.as_coeff_matrices()
+        result = explicit(factors[0])
+        for factor in factors[1:]:
+            result = result * explicit(factor)
+        return ImmutableMatrix(result.applyfunc(lambda x: coeff * x))
+    if isinstance(expr, MatAdd):
+        terms = [explicit(t) for t in expr.args]
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        return ImmutableMatrix(total)
+    if isinstance(expr, Transpose):
+        return explicit(expr.arg).T
+    if isinstance(expr, Op):
+        node = type(expr)(*[explicit(a) if isinstance(a, MatrixExpr) else a for a in expr.args])
+        rows, cols = node.shape
+        return ImmutableMatrix(rows, cols, lambda i, j: node._entry(i, j))
+    raise InputError(f"cannot evaluate {type(expr).__name__} {expr}: a symbol without a value?")
+
+
+def decimal(value, places: int) -> str:
+    """``value`` rounded once, half to even, to ``places`` decimals (``-0.000`` written ``0.000``)."""
+    value = S(value)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        if value.is_Rational:
+            exact = Decimal(int(value.p)) / Decimal(int(value.q))
+        else:
+            exact = Decimal(str(value.evalf(40)))
+        rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+    if rounded.is_zero():
+        rounded = abs(rounded)
+    return f"{rounded:f}"
+
+
+class _ValuePrinter(PostLatexPrinter):
+    r"""Prints a row's expression with each symbol replaced by its value as a ``bmatrix``."""
+
+    def __init__(self, values: dict, precision: int):
+        super().__init__({})
+        self.values = values
+        self.precision = precision
+        self.approximate = False  # set when an operand had to be shown as decimals
+
+    def matrix(self, value: ImmutableMatrix, exact: bool) -> str:
+        def cell(x):
+            return sympy_latex(x) if exact else decimal(x, self.precision)
+
+        rows = " \\\\ ".join(" & ".join(cell(value[i, j]) for j in range(value.shape[1]))
+                             for i in range(value.shape[0]))
+        return f"\\begin{{bmatrix}} {rows} \\end{{bmatrix}}"
+
+    def operand(self, value: ImmutableMatrix) -> str:
+        exact = _is_exact(value)
+        self.approximate |= not exact
+        return self.matrix(value, exact)
+
+    def _print_MatrixSymbol(self, expr):
+        if expr in self.values:
+            return self.operand(self.values[expr])
+        return super()._print_MatrixSymbol(expr)
+
+    _print_HeadMatrixSymbol = _print_MatrixSymbol
+
+    def _print_Transpose(self, expr):
+        if expr.arg in self.values:
+            return self.operand(self.values[expr.arg].T)
+        return super()._print_Transpose(expr)
+
+    def _print_LeadingColumns(self, expr: LeadingColumns):
+        if expr.W in self.values:
+            W = self.values[expr.W]
+            count = int(expr.count)
+            return self.operand(W[:, :count] if expr.axis == 1 else W[:count, :])
+        return super()._print_LeadingColumns(expr)
+
+    def step_lines(self, step: Step) -> list[str]:
+        definition = PostLatexPrinter({})
+        lhs, rhs = step.definition
+        lines = [f"{definition.doprint(lhs)} &= {definition.doprint(rhs)}"]
+        self.approximate = False
+        arithmetic = self.doprint(step.expr)
+        relation = "\\approx" if self.approximate else "="
+        lines.append(f"&{relation} {arithmetic}")
+        value = step.value
+        exact_text = self.matrix(value, exact=True) if _is_exact(value) else None
+        shown_exact = exact_text is not None and len(exact_text) <= _EXACT_DISPLAY_LIMIT
+        if shown_exact:
+            lines.append(f"&= {exact_text}")
+        if not shown_exact or any(not x.is_Rational for x in value):
+            lines.append(f"&\\approx {self.matrix(value, exact=False)}")
+        return lines
+
+
+# --------------------------------------------------------------------------- named examples
+
+EXAMPLES = {
+    "example-toy": {"seed": 0, "mlp": False, "precision": 3},
+    "example-toy-mlp": {"seed": 0, "mlp": True, "precision": 3},
+}
+EXAMPLE_IDS = tuple(EXAMPLES)
+
+
+def worked_example(seed: int | None = 0, weights: str | Path | None = None, mlp: bool = False,
+                   precision: int = 3) -> WorkedExample:
+    """The walk-through for a weights file, or for random weights at the toy sizes from ``seed``."""
+    inputs = load_inputs(weights) if weights is not None else random_inputs(seed or 0, mlp=mlp)
+    return evaluate(inputs, mlp=mlp, precision=precision)
+
+
+def named_example(name: str) -> WorkedExample:
+    """A worked example by region id (``example-toy``, ``example-toy-mlp``)."""
+    if name not in EXAMPLES:
+        raise InputError(f"unknown example {name!r}; known: {', '.join(EXAMPLE_IDS)}")
+    return worked_example(**EXAMPLES[name])

@@ -1,0 +1,140 @@
+r"""Splice generated fragments into a Markdown post between markers.
+
+A region is the lines between a begin and an end marker, each alone on its line::
+
+    <!-- symtf:begin full-one-layer -->
+    | Activation Name | Expression | Shape |
+    ...
+    <!-- symtf:end full-one-layer -->
+
+``NAME`` is a table id (``symtf.latex.tables``), an equation id (``symtf.latex.equations``) or a
+worked-example id (``symtf.latex.example``). :func:`render_text` replaces each region's lines by
+the fragment and leaves every other byte alone, so rendering twice changes nothing.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import InputError
+
+BEGIN = re.compile(r"^\s*<!--\s*symtf:begin\s+(?P<name>\S+)\s*-->\s*$")
+END = re.compile(r"^\s*<!--\s*symtf:end\s+(?P<name>\S+)\s*-->\s*$")
+
+
+class RenderError(InputError):
+    """A malformed marker or an unknown region name; nothing is written."""
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    line: int  # 1-based line of the begin marker
+    changed: bool
+
+
+@dataclass(frozen=True)
+class Rendered:
+    text: str
+    regions: tuple[Region, ...]
+
+    @property
+    def stale(self) -> tuple[Region, ...]:
+        return tuple(r for r in self.regions if r.changed)
+
+
+def _table(name: str) -> str:
+    from .tables import KEY_FIGURES_ID, key_figures_markdown, to_markdown, table
+
+    return key_figures_markdown() if name == KEY_FIGURES_ID else to_markdown(table(name))
+
+
+def _equation(name: str) -> str:
+    from .equations import equation
+
+    return equation(name).markdown()
+
+
+def _example(name: str) -> str:
+    from .example import named_example
+
+    return named_example(name).markdown()
+
+
+@lru_cache(maxsize=1)
+def producers() -> dict[str, Callable[[str], str]]:
+    """Every region name symtf can fill, mapped to the function that makes its text."""
+    from .equations import EQUATION_IDS
+    from .example import EXAMPLE_IDS
+    from .tables import KEY_FIGURES_ID, TABLE_IDS
+
+    names: dict[str, Callable[[str], str]] = {}
+    for ids, make in (((*TABLE_IDS, KEY_FIGURES_ID), _table), (EQUATION_IDS, _equation), (EXAMPLE_IDS, _example)):
+        for name in ids:
+            if name in names:
+                raise RuntimeError(f"region name {name!r} is defined twice")  # a bug in symtf, not user input
+            names[name] = make
+    return names
+
+
+def fragment(name: str) -> str:
+    """The generated text of region ``name`` (no trailing newline)."""
+    try:
+        make = producers()[name]
+    except KeyError:
+        raise RenderError(f"unknown region {name!r}; known: {', '.join(sorted(producers()))}") from None
+    return make(name).rstrip("\n")
+
+
+def _newline(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else "\n"
+
+
+def render_text(text: str, source: str = "<text>") -> Rendered:
+    """``text`` with every marked region regenerated; raises ``RenderError`` (naming ``source`` and the line)."""
+    lines = text.splitlines(keepends=True)
+    known = producers()
+    out: list[str] = []
+    regions: list[Region] = []
+    problems: list[str] = []
+    open_name, open_line, body = None, 0, []
+    for number, line in enumerate(lines, start=1):
+        begin, end = BEGIN.match(line), END.match(line)
+        if begin:
+            if open_name is not None:
+                problems.append(f"{source}:{number}: symtf:begin {begin['name']} inside region "
+                                f"{open_name!r} opened at line {open_line} (regions do not nest)")
+                continue
+            open_name, open_line, body = begin["name"], number, []
+            if open_name not in known:
+                problems.append(f"{source}:{number}: unknown region {open_name!r}; known: {', '.join(sorted(known))}")
+            out.append(line)
+        elif end:
+            if open_name is None:
+                problems.append(f"{source}:{number}: symtf:end {end['name']} without a symtf:begin")
+                out.append(line)
+                continue
+            if end["name"] != open_name:
+                problems.append(f"{source}:{number}: symtf:end {end['name']} closes region {open_name!r} "
+                                f"opened at line {open_line}")
+            old = "".join(body)
+            new = old
+            if not problems:
+                nl = _newline(lines[open_line - 1])
+                new = nl.join(fragment(open_name).split("\n")) + nl
+            regions.append(Region(open_name, open_line, new != old))
+            out.append(new)
+            out.append(line)
+            open_name = None
+        elif open_name is not None:
+            body.append(line)
+        else:
+            out.append(line)
+    if open_name is not None:
+        problems.append(f"{source}:{open_line}: symtf:begin {open_name} is never closed (expected "
+                        f"<!-- symtf:end {open_name} -->)")
+    if problems:
+        raise RenderError("; ".join(problems))
+    return Rendered("".join(out), tuple(regions))
