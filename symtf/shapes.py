@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterator, Mapping
 
-from sympy import Expr, Integer, cancel, sympify
+from sympy import Expr, cancel, sympify
 from sympy.matrices.expressions.hadamard import HadamardProduct
 from sympy.matrices.expressions.matadd import MatAdd
 from sympy.matrices.expressions.matexpr import MatrixExpr

@@ -21,16 +21,15 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from pathlib import Path
 
-from sympy import Float, ImmutableMatrix, Integer, Rational, S, Transpose, exp, latex as sympy_latex
+from sympy import Float, ImmutableMatrix, Integer, Rational, S, exp, latex as sympy_latex
 from sympy.matrices.expressions.matadd import MatAdd
-from sympy.matrices.expressions.matexpr import MatrixExpr, MatrixSymbol
-from sympy.matrices.expressions.matmul import MatMul
+from sympy.matrices.expressions.matexpr import MatrixSymbol
 
 from ..dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
 from ..errors import InputError
 from ..model import Model, Variant, build, h
+from ..model.exact import explicit
 from ..ops import HeadSum, LeadingColumns
-from ..ops.base import Op
 from .printer import PostLatexPrinter, latex
 
 #: The post's toy sizes.
@@ -297,36 +296,6 @@ def evaluate(inputs: Inputs, mlp: bool = False, precision: int = 3) -> WorkedExa
             value = value.evalf(_DIGITS)  # carry transcendental and float values as 30-digit floats from here
         values[symbol] = value
     return WorkedExample(inputs, steps, values, precision, mlp, symbols)
-
-
-def explicit(expr) -> ImmutableMatrix:
-    """The explicit matrix of ``expr`` once every symbol in it has a value.
-
-    Products, sums and transposes are multiplied out as explicit matrices (SymPy's own
-    ``MatMul._entry`` builds a ``Sum`` per entry, 30× slower); symtf's ops are expanded entry by
-    entry through their ``_entry`` on explicit arguments.
-    """
-    if isinstance(expr, ImmutableMatrix):
-        return expr
-    if isinstance(expr, MatMul):
-        coeff, factors = expr.as_coeff_matrices()
-        result = explicit(factors[0])
-        for factor in factors[1:]:
-            result = result * explicit(factor)
-        return ImmutableMatrix(result.applyfunc(lambda x: coeff * x))
-    if isinstance(expr, MatAdd):
-        terms = [explicit(t) for t in expr.args]
-        total = terms[0]
-        for term in terms[1:]:
-            total = total + term
-        return ImmutableMatrix(total)
-    if isinstance(expr, Transpose):
-        return explicit(expr.arg).T
-    if isinstance(expr, Op):
-        node = type(expr)(*[explicit(a) if isinstance(a, MatrixExpr) else a for a in expr.args])
-        rows, cols = node.shape
-        return ImmutableMatrix(rows, cols, lambda i, j: node._entry(i, j))
-    raise InputError(f"cannot evaluate {type(expr).__name__} {expr}: a symbol without a value?")
 
 
 def decimal(value, places: int) -> str:

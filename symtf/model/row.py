@@ -17,7 +17,7 @@ from sympy.matrices.expressions.transpose import Transpose
 
 from ..ops import HeadMatrixSymbol
 from .notation import ROW_SUFFIX
-from .records import Activation, Model, Parameter
+from .records import Model, Parameter
 from .variants import Convention
 
 

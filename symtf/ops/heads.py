@@ -8,7 +8,7 @@ from __future__ import annotations
 from sympy import Integer, Sum, floor
 from sympy.core.sympify import _sympify
 
-from .base import Op, SizeConstraint
+from .base import Op
 
 
 class HeadSum(Op):
