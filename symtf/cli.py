@@ -141,6 +141,7 @@ PLUGINS: list[tuple[str, str]] = [
     ("render", "symtf.latex.render_cli"),
     ("example", "symtf.latex.example_cli"),
     ("figures", "symtf.latex.figures_cli"),
+    ("check", "symtf.check.cli"),
 ]
 
 

@@ -1,0 +1,1 @@
+"""``symtf check``: verify every equation of a Markdown post against the model."""

@@ -1,0 +1,334 @@
+r"""Which model is in force at a point of a document, and what each symbol names there.
+
+The post first presents a zero-layer model, then a simplified one-layer model (last token only),
+then the full model, without and later with LayerNorm; headings say which. A ``Context`` fixes
+the model kind, the notation profile and the concrete sizes, and resolves a parsed symbol
+(``x^{(0)}_n``, ``W_O^{h_i}``, ``s_{ij}``) to a numeric value and the model's own expression.
+"""
+from __future__ import annotations
+
+import re
+from functools import cached_property, lru_cache
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from .. import dims
+from ..model.variants import Convention, Heads, Variant
+from . import numeric
+from .evaluate import BadRef, Unknown, expand, index_value, is_scalar
+
+TAGS = {"W": {"E", "pos", "P", "Q", "K", "V", "O", "U", "1", "2"}, "b": {"1", "2", "Q", "K", "V", "O"},
+        "d": {"model", "head", "mlp", "vocab", "k", "v", "ff"}, "n": {"vocab", "ctx", "layers", "heads"},
+        "x": {"LN"}, "X": {"LN", "MLP"}, "z": {"pre"}, "Z": {"MLP"}}
+SECTION_RULES = ((r"zero[- ]layer", "zero"), (r"simplif", "simplified"),
+                 (r"full|multi-?head|multiple heads|attention matrix|multilayer|\bmlp\b", "full"))
+INDEX_LETTERS = ("i", "j", "h")
+
+
+@lru_cache(maxsize=None)
+def _latex(symbol) -> str:
+    from ..latex.printer import latex
+
+    return latex(symbol)
+
+
+@dataclass(frozen=True)
+class Ref:
+    value: Any
+    latex: str
+    kind: str  # activation, parameter, size, variable
+    symbol: Any = None  # the model's MatrixSymbol (for its definition and shape)
+    model: Any = None
+
+
+@dataclass
+class Context:
+    profile: dict
+    kind: str = "full"
+    ln: bool = False
+    n: int = 3
+    seed: int = 0  # the parameter draw; a verified link is re-checked at a second, independent draw
+    concat: bool = False  # W_O without a head, o and R: the concatenated-heads reading
+    masked: bool = False  # S: the causal-masked score matrix (−∞ above the diagonal)
+    masked_allowed: bool = False  # the section defines S with −∞ entries, so that reading is on offer
+    fvars: dict = field(default_factory=dict)  # a function definition's bound variable
+    condition: Any = None  # env -> bool: the index values a claim is made for ("when j > i")
+    elementwise: bool = False  # defining a scalar function applied entry by entry: x \cdot y is entrywise
+    lints: list = field(default_factory=list)  # (written, canonical latex) uses of a lint alias
+
+    # ------------------------------------------------------------------ model
+    @property
+    def row(self) -> bool:
+        return self.profile["convention"] == "row"
+
+    @property
+    def softmax_axis(self) -> int:
+        return 1 if self.row else 0
+
+    def variant(self):
+        kind = self.kind if self.kind in self.profile["activations"] else "full"
+        if kind in ("zero", "simplified"):
+            return kind
+        return Variant(layernorm=self.ln, heads=Heads.CONCAT if self.concat else Heads.ADDITIVE,
+                       convention=Convention.ROW if self.row else Convention.COLUMN)
+
+    @cached_property
+    def values(self) -> numeric.Values:
+        return numeric.values(self.variant(), self.n, self.seed)
+
+    @property
+    def model(self):
+        return self.values.model
+
+    def table(self) -> dict:
+        acts = self.profile["activations"]
+        return acts.get(self.kind, acts.get("full", {}))
+
+    def with_(self, **kw) -> "Context":
+        return replace(self, **kw)
+
+    # ------------------------------------------------------------------ sizes
+    def size_value(self, name: str):
+        key = self.profile["sizes"].get(name)
+        return None if key is None else int(self.values.sizes[getattr(dims, key)])
+
+    def dim_name(self, k: int) -> str:
+        sizes = self.values.sizes
+        for sym, v in sizes.items():
+            if v == k and sym is not dims.n_layers:
+                return dims.LATEX[sym]
+        if k == sizes[dims.H] * sizes[dims.d_head]:
+            return r"H d_\text{head}"
+        return str(k)
+
+    def default_range(self, var: str) -> int:
+        return self.values.H if var == "h" else self.n
+
+    # ------------------------------------------------------------------ helpers for the evaluator
+    def latex_of(self, node) -> str:
+        from .unparse import unparse
+
+        return unparse(node)
+
+    def is_bias(self, node) -> bool:
+        if node[0] != "sym":
+            return False
+        try:
+            ref = self.resolve(node, {})
+        except Exception:
+            return False
+        return ref.kind == "parameter" and not is_scalar(ref.value) and ref.value.shape[1] == 1
+
+    def ln_params(self, arg, x):
+        if r"\gamma" in self.fvars:
+            return self.fvars[r"\gamma"], self.fvars[r"\beta"]
+        layer = re.search(r"'\((\d)\)'", repr(arg))
+        tag = {"0": "ln1", "1": "ln2", "2": "lnf"}.get(layer.group(1) if layer else "0", "ln1")
+        try:
+            g, b = (self._param(f"{tag}_{s}", None) for s in "gb")
+        except Unknown:
+            raise Unknown("this model has no LayerNorm") from None
+        return g.value, b.value
+
+    # ------------------------------------------------------------------ model calls
+    def model_call(self, name, args, env, ev):
+        if name == "T" and len(args) == 1:
+            final = self._act("probs", None)
+            x = ev.ev(args[0], env)
+            t = self._act("tokens", None).value
+            last = final.value if final.value.shape[1] == 1 else final.value[:, -1:]
+            if not is_scalar(x) and x.shape == t.shape and np.array_equal(x, t):
+                return last
+            if self.kind == "zero" and not is_scalar(x) and np.array_equal(x, t[:, -1:]):
+                return last  # the zero-layer output depends on the last token only
+            raise Unknown("T(·) applied to something other than the input tokens")
+        if name == "Attn" and self.kind == "simplified":
+            cols = [ev.ev(a, env) for a in expand(list(args), env, self)]
+            x = self._act("embed", None).value
+            if all(not is_scalar(c) for c in cols) and np.array_equal(np.concatenate(cols, axis=1), x):
+                return self._act("head_out", None).value
+        raise Unknown(f"{name}(·) is not checked in the {self.kind} model")
+
+    # ------------------------------------------------------------------ symbols
+    def _param(self, key: str, head):
+        model = self.model
+        if key in ("ln_g", "ln_b"):
+            for tag in ("ln1", "ln2", "lnf"):
+                if any(p.key == f"{tag}_{key[-1]}" for p in model.parameters):
+                    return self._param(f"{tag}_{key[-1]}", head)
+            raise Unknown("this model has no LayerNorm parameters")
+        p = next((p for p in model.parameters if p.key == key), None)
+        if p is None:
+            raise Unknown(f"{key} is not a parameter of the {model.title}")
+        latex = _latex
+        if key == "W_O" and self.concat and head is None and p.per_head:
+            blocks = [self.values.value(p.symbol, c) for c in range(1, self.values.H + 1)]
+            return Ref(np.concatenate(blocks, axis=0 if self.row else 1), r"W_O", "parameter", p.symbol, model)
+        if p.per_head:
+            head = 1 if head is None else head
+        elif head is not None:
+            raise Unknown(f"{key} has no head superscript in the {model.title}")
+        value = self.values.value(p.symbol, head)
+        if key == "W_pos":  # as a document uses it: the first n positions
+            value = value[:, : self.n] if not self.row else value[: self.n, :]
+        return Ref(value, latex(p.symbol), "parameter", p.symbol, model)
+
+    def _act(self, key: str, head):
+        latex = _latex
+
+        if key not in self.model.keys():
+            err = BadRef(f"the {self.model.title} has no {key} activation")
+            err.missing = True
+            raise err
+        a = self.model[key]
+        if a.per_head:
+            head = 1 if head is None else head
+        elif head is not None:
+            raise Unknown(f"{latex(a.symbol)} has no head superscript in the {self.model.title}")
+        value = self.values.value(a.symbol, head)
+        if key == "scores" and self.masked:
+            value = numeric.causal_mask(value)
+        return Ref(value, latex(a.symbol), "activation", a.symbol, self.model)
+
+    def _head(self, sup, env):
+        if sup is None:
+            return None
+        text = sup[2:] if sup.startswith("h_") else sup
+        if text == "h" and "h" not in env:
+            return 1
+        h = index_value(text, env, self)
+        if not 1 <= h <= self.values.H:
+            raise BadRef(f"head {h} outside 1..H")
+        return h
+
+    def resolve(self, node, env) -> Ref:
+        _, base, sub, sup = node
+        if base in self.fvars and sup is None:
+            v = self.fvars[base]
+            if sub is None:
+                return Ref(v, base, "variable")
+            i = index_value(sub, env, self)
+            if not 1 <= i <= v.size:
+                raise BadRef(f"entry {i} of a {v.size}-entry vector")
+            return Ref(v.flat[i - 1], base, "variable")
+        layer = head = tag = index = None
+        if sup is not None:
+            m = re.fullmatch(r"\((.+)\)", sup)
+            if m:
+                layer = m.group(1)
+            elif base == "W" and sub is None and sup in TAGS["W"]:
+                tag = sup  # W^Q, as in most papers
+            else:
+                head = sup
+        if sub is not None:
+            named = f"{base}_{sub}"
+            if tag is None and (sub in TAGS.get(base, ()) or named in self.profile["params"] or
+                                named in self.profile["sizes"] or named in self.profile.get("lint_sizes", {})):
+                tag = sub
+            else:
+                index = sub
+        name = base + (f"_{tag}" if tag else "")
+        if index is None and head is None and layer is None:
+            size = self.profile["sizes"].get(name)
+            if size is not None:
+                return Ref(np.float64(self.values.sizes[getattr(dims, size)]), dims.LATEX[getattr(dims, size)], "size")
+            alias = self.profile.get("lint_sizes", {}).get(name)
+            if alias:
+                self.lints.append((name, alias[1]))
+                return Ref(np.float64(self.values.sizes[getattr(dims, alias[0])]), alias[1], "size")
+        if name in self.profile["params"] and layer is None:
+            ref = self._param(self.profile["params"][name], self._head(head, env))
+            return self._select(ref, index, env, node) if index else ref
+        return self._activation(node, base, layer, tag, index, head, env)
+
+    def _activation(self, node, base, layer, tag, index, head, env) -> Ref:
+        table = self.table()
+        key = base + (f"^({layer})" if layer else "") + (f"_{tag}" if tag else "")
+        if base == "R" and not self.row and key not in table and self.kind == "full":
+            r = self.model["result"]
+            blocks = [self.values.value(r.symbol, c) for c in range(1, self.values.H + 1)]
+            return Ref(np.concatenate(blocks, axis=0), "R", "activation", None, self.model)
+        if base == "o" and self.concat and head is None and index is None and layer is None:
+            if "attn_out" in self.model.keys():
+                return self._act("attn_out", None)
+        entries = self.profile.get("entries", {})
+        if key in entries and key not in table and index is not None and self.kind == "full":
+            whole = self._act(table[entries[key]], self._head(head, env))
+            idx = _split_indices(index, 2)
+            if len(idx) == 2:
+                i, j = (index_value(x, env, self) for x in idx)
+                self._check_range(i, whole.value.shape[0], node)
+                self._check_range(j, whole.value.shape[1], node)
+                return Ref(whole.value[i - 1, j - 1], key, "activation")
+            i = index_value(index, env, self)
+            self._check_range(i, whole.value.shape[0], node)
+            return Ref(whole.value[i - 1: i, :i], key, "activation")  # row i, keys 1..i
+        named = {k: v for k, v in table.items() if k.startswith(key + "[")}
+        if named and (index is not None or key not in table):
+            if index is None:
+                raise Unknown(f"the {self.kind} model defines only " + ", ".join(named))
+            for k, act in named.items():
+                if index_value(k[len(key) + 1:-1], env, self) == index_value(index, env, self):
+                    return self._act(act, self._head(head, env))
+            k = next(iter(named))
+            fix = ("sym", base, k[len(key) + 1:-1], node[3])
+            raise BadRef(f"{self.latex_of(node)} is not defined in the {self.kind} model, which names it "
+                         f"{self.latex_of(fix)}", (node, fix))
+        if table.get(key) == "mask":  # the additive causal mask: 0 on and below the diagonal, −∞ above
+            return Ref(numeric.causal_mask(np.zeros((self.n, self.n))), "M", "activation")
+        if key in table and table[key]:
+            ref = self._act(table[key], self._head(head, env))
+            return self._select(ref, index, env, node) if index else ref
+        layered = [k for k in table if k.startswith(base + "^(")]
+        if layer is not None and layered:
+            if index is not None and re.fullmatch(r"\d", index) and f"{base}^({index})" in table:
+                fix = (node, ("sym", base, layer, f"({index})"))
+                raise BadRef(f"{self.latex_of(node)} names layer {layer}, token {index}: the model has no such "
+                             f"activation (layer and token indices swapped?)", fix)
+            if not re.fullmatch(r"\d+", layer):
+                raise Unknown(f"layer {layer} is generic notation, not a layer of the model")
+            raise BadRef(f"the {self.kind} model has no layer {layer} for {base}")
+        raise Unknown(f"{self.latex_of(node)} is not a symbol of the {self.kind} model")
+
+    def _check_range(self, i, size, node):
+        if not 1 <= i <= size:
+            raise BadRef(f"{self.latex_of(node)}: index {i} outside 1..{size}")
+
+    def _select(self, ref: Ref, index: str, env, node) -> Ref:
+        v = ref.value
+        if is_scalar(v):
+            raise Unknown(f"an index on the scalar {ref.latex}")
+        idx = _split_indices(index, 2 if 1 not in v.shape else 1)
+        if len(idx) == 2:
+            i, j = (index_value(x, env, self) for x in idx)
+            self._check_range(i, v.shape[0], node)
+            self._check_range(j, v.shape[1], node)
+            return Ref(v[i - 1, j - 1], ref.latex, ref.kind)
+        i = index_value(index, env, self)
+        if v.shape[0] == 1 or v.shape[1] == 1:
+            self._check_range(i, v.size, node)
+            return Ref(v.flat[i - 1], ref.latex, ref.kind)
+        if self.row:
+            self._check_range(i, v.shape[0], node)
+            return Ref(v[i - 1: i, :], ref.latex, ref.kind)
+        self._check_range(i, v.shape[1], node)
+        return Ref(v[:, i - 1: i], ref.latex, ref.kind)
+
+
+def _split_indices(text: str, wanted: int) -> list[str]:
+    if "," in text:
+        return [t.strip() for t in text.split(",")]
+    if wanted == 2 and re.fullmatch(r"[a-z0-9]{2}", text):
+        return [text[0], text[1]]
+    return [text]
+
+
+def kind_for(section: tuple[str, ...]) -> str | None:
+    """The model kind a heading path names (the outermost heading that names one), or None."""
+    for title in section:
+        for pattern, kind in SECTION_RULES:
+            if re.search(pattern, title, re.I):
+                return kind
+    return None

@@ -1,0 +1,332 @@
+r"""Evaluate a parsed fragment numerically in a context (which model, which notation).
+
+Values are numpy arrays (2-D) or scalars; a 1×1 result is a scalar. Shapes are checked as the
+math requires (no silent numpy broadcasting): a product needs equal inner sizes, a sum equal
+shapes, except a bias column added to every token column and the post's scalar-minus-vector
+abuse ``x - \mu(x)``. ``\dots`` sequences are expanded at the concrete sizes.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .numeric import causal_softmax, gelu, layernorm, normal_cdf, softmax
+
+
+class CheckError(Exception):
+    """Base of the evaluation outcomes that are not a value."""
+
+    def __init__(self, message: str, fix=None):
+        super().__init__(message)
+        self.fix = fix  # (old node, new node): a repair to try for the expected form
+
+
+class ShapeMismatch(CheckError):
+    """The expression is not shape-consistent."""
+
+
+class BadRef(CheckError):
+    """A symbol that names nothing in this model although its base does (wrong layer or index)."""
+
+
+class Unknown(CheckError):
+    """A symbol or notation this context does not know: the fragment cannot be checked."""
+
+
+def is_scalar(v) -> bool:
+    return np.ndim(v) == 0
+
+
+def scalarize(v):
+    if isinstance(v, np.ndarray) and v.shape == (1, 1):
+        return v[0, 0]
+    return v
+
+
+def index_value(text: str, env: dict, ctx) -> int:
+    """``n+1``, ``i``, ``2``, ``H`` with the loop/free variables of ``env``."""
+    text = text.strip().strip("{}").replace(" ", "")
+    if not re.fullmatch(r"[A-Za-z0-9+\-]+", text):
+        raise Unknown(f"index {text!r} is not an integer expression")
+
+    def repl(m):
+        name = m.group(0)
+        if name in env:
+            return str(env[name])
+        size = ctx.size_value(name)
+        if size is None:
+            raise Unknown(f"index {text!r} uses {name!r}, which is not bound here")
+        return str(size)
+
+    return int(eval(re.sub(r"[A-Za-z]+", repl, text)))  # digits and +/- only
+
+
+def _split_mid(a: str, b: str):
+    """Common prefix/suffix of two index texts and their differing middles."""
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < min(len(a), len(b)) - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
+        s += 1
+    return a[:p], a[p:len(a) - s], b[p:len(b) - s], a[len(a) - s:]
+
+
+_INDEX = re.compile(r"[A-Za-z0-9]+([+-][A-Za-z0-9]+)*")
+
+
+def _template(a, b, diffs: list):
+    """Walk two item trees; record differing index texts; return a builder k -> node."""
+    if isinstance(a, str) and isinstance(b, str):
+        if a == b:
+            return lambda k: a
+        pre, ma, mb, suf = _split_mid(a, b)
+        if not (_INDEX.fullmatch(ma) and _INDEX.fullmatch(mb)):
+            pre, ma, mb, suf = "", a, b, ""
+        diffs.append((ma, mb))
+        return lambda k: f"{pre}{k}{suf}"
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and a[:1] == b[:1]:
+        parts = [_template(x, y, diffs) for x, y in zip(a, b)]
+        return lambda k: tuple(p(k) for p in parts)
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        parts = [_template(x, y, diffs) for x, y in zip(a, b)]
+        return lambda k: [p(k) for p in parts]
+    if a == b:
+        return lambda k: a
+    raise Unknown("the items around \\dots differ in more than an index")
+
+
+def expand(items: list, env: dict, ctx) -> list:
+    """Replace ``a, \\dots, b`` by the items in between, at the concrete sizes."""
+    out = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item == ("dots",):
+            if not out or i + 1 >= len(items):
+                raise Unknown("\\dots without items on both sides")
+            first, last = out.pop(), items[i + 1]
+            diffs: list = []
+            build = _template(first, last, diffs)
+            if not diffs or len(set(diffs)) != 1:
+                raise Unknown("cannot tell which index \\dots runs over")
+            lo, hi = (index_value(x, env, ctx) for x in diffs[0])
+            if hi == lo - 1:  # s_{i1}, s_{i2}, \dots, s_{ii} at i = 1: only the first item
+                i += 2
+                continue
+            if hi < lo:
+                raise ShapeMismatch(f"the sequence runs from {lo} down to {hi}")
+            out.extend(build(k) for k in range(lo, hi + 1))
+            i += 2
+            continue
+        out.append(item)
+        i += 1
+    return out
+
+
+class Evaluator:
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def dims(self, v) -> str:
+        if is_scalar(v):
+            return "a scalar"
+        return f"{self.ctx.dim_name(v.shape[0])} × {self.ctx.dim_name(v.shape[1])}"
+
+    def ev(self, node, env: dict):
+        kind = node[0]
+        method = getattr(self, "_" + kind, None)
+        if method is None:
+            raise Unknown(f"cannot evaluate {kind}")
+        return scalarize(method(node, env))
+
+    def _num(self, node, env):
+        return np.float64(node[1])
+
+    def _inf(self, node, env):
+        return np.float64(np.inf)
+
+    def _sym(self, node, env):
+        if node[1] == "e" and node[2] is None:
+            if node[3] is None:
+                return np.float64(np.e)
+            from .parse import Parser
+
+            return np.exp(self.ev(Parser(node[3]).expr_all(), env))
+        return self.ctx.resolve(node, env).value
+
+    def _idx(self, node, env):
+        value = self.ev(node[1], env)
+        if is_scalar(value):
+            raise ShapeMismatch("an index on a scalar")
+        j = index_value(node[2], env, self.ctx)
+        if not 1 <= j <= value.shape[1]:
+            raise BadRef(f"column {j} of a matrix with {value.shape[1]} columns")
+        return value[:, j - 1:j]
+
+    def _neg(self, node, env):
+        return -self.ev(node[1], env)
+
+    def _T(self, node, env):
+        v = self.ev(node[1], env)
+        return v if is_scalar(v) else v.T
+
+    def _sqrt(self, node, env):
+        v = self.ev(node[1], env)
+        if not is_scalar(v):
+            raise ShapeMismatch("a square root of a matrix")
+        return np.sqrt(v)
+
+    def _frac(self, node, env):
+        return self._divide(self.ev(node[1], env), self.ev(node[2], env))
+
+    def _divide(self, a, b):
+        if not is_scalar(b):
+            raise ShapeMismatch(f"division by {self.dims(b)} matrix")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a / b
+
+    def _pow(self, node, env):
+        a, b = self.ev(node[1], env), self.ev(node[2], env)
+        if not (is_scalar(a) and is_scalar(b)):
+            raise ShapeMismatch("a power of a matrix")
+        return a ** b
+
+    def _mul(self, node, env):
+        op = node[3]
+        if op == "×":
+            raise Unknown("a shape (×) is not a value")
+        a, b = self.ev(node[1], env), self.ev(node[2], env)
+        if op == "/":
+            return self._divide(a, b)
+        if is_scalar(a) or is_scalar(b):
+            return a * b
+        if op == "⊙" or (op == "*" and self.ctx.elementwise and np.shape(a) == np.shape(b)):
+            if a.shape == b.shape or (b.shape[1] == 1 and a.shape[0] == b.shape[0]):
+                return a * b
+            raise ShapeMismatch(f"elementwise product of {self.dims(a)} and {self.dims(b)}")
+        if a.shape[1] != b.shape[0]:
+            raise ShapeMismatch(
+                f"inner sizes of the product differ: {self.dims(a)} times {self.dims(b)}")
+        return a @ b
+
+    def _add(self, node, env):
+        terms = expand(list(node[1]), env, self.ctx)
+        signs = list(node[2])
+        if len(signs) != len(terms):  # a + \dots + b: every expanded term has the sign of the last
+            signs = signs[:1] + [signs[-1]] * (len(terms) - 1)
+        values = [self.ev(t, env) for t in terms]
+        shapes = [np.shape(v) for v in values]
+        big = max(shapes, key=lambda sh: (len(sh), int(np.prod(sh)) if sh else 0))
+        for t, v, shape in zip(terms, values, shapes):
+            if shape == big or (not shape and t[0] == "call" and t[1] in ("mu", "sigma")):
+                continue
+            if shape and big and shape[1] == 1 and shape[0] == big[0] and self.ctx.is_bias(t):
+                continue
+            other = next(t2 for t2, s2 in zip(terms, shapes) if s2 == big)
+            fix = None
+            if shape and big and shape[1] == 1 and big[0] == shape[0] and other[0] == "sym":
+                token = _token_index(t)
+                if token:
+                    fix = (other, ("idx", other, token))
+            raise ShapeMismatch(f"a sum of {self.dims(v)} and {self.dims(values[shapes.index(big)])}: "
+                                f"{self.ctx.latex_of(t)} and {self.ctx.latex_of(other)}", fix)
+        total = 0
+        for s, v in zip(signs, values):
+            total = total + s * v
+        return total
+
+    def _list(self, node, env):
+        items = [self.ev(x, env) for x in expand(list(node[2]), env, self.ctx)]
+        if node[1] == ";":
+            return self._stack(items, 0)
+        if all(is_scalar(v) for v in items):
+            return np.array([[float(v) for v in items]])
+        return self._stack(items, 1)
+
+    def _stack(self, items, axis):
+        items = [np.atleast_2d(v) for v in items]
+        if len({v.shape[1 - axis] for v in items}) != 1:
+            raise ShapeMismatch("blocks of different sizes side by side" if axis else "stacked blocks of different widths")
+        return np.concatenate(items, axis=axis)
+
+    def _matrix(self, node, env):
+        rows = expand([("row", list(r)) if r != [("dots",)] else ("dots",) for r in node[1]], env, self.ctx)
+        built = []
+        for row in rows:
+            cells = [self.ev(c, env) for c in expand(list(row[1]), env, self.ctx)]
+            built.append(self._stack(cells, 1))
+        return self._stack(built, 0)
+
+    def _tuple(self, node, env):
+        raise Unknown("a tuple (a shape or a list of arguments) is not a value")
+
+    def _sum(self, node, env):
+        _, var, lo, hi, body = node
+        if var is None:
+            raise Unknown("a sum without an index")
+        var = var.strip()
+        if lo is None:
+            lo_v, hi_v = 1, self.ctx.default_range(var)
+        else:
+            lo_v = index_value(lo, env, self.ctx)
+            hi_v = index_value(hi, env, self.ctx) if hi is not None else self.ctx.default_range(var)
+        values = [self.ev(body, {**env, var: k}) for k in range(lo_v, hi_v + 1)]
+        if not values:
+            raise ShapeMismatch("an empty sum")
+        if len({np.shape(v) for v in values}) != 1:
+            raise ShapeMismatch("terms of the sum have different shapes")
+        return sum(values[1:], values[0])
+
+    def _call(self, node, env):
+        _, name, star, args = node
+        if name in ("T", "Attn", "Attention", "MultiHead"):
+            return self.ctx.model_call(name, args, env, self)
+        values = [self.ev(a, env) for a in args]
+        x = values[0]
+        if name == "softmax":
+            if is_scalar(x):
+                return np.float64(1.0)  # a one-entry vector
+            if star:
+                if x.shape[0] != x.shape[1]:
+                    raise ShapeMismatch(f"softmax* needs a square score matrix, got {self.dims(x)}")
+                return causal_softmax(x)
+            if 1 in x.shape:
+                return softmax(x, 1 if x.shape[0] == 1 else 0)
+            return softmax(x, self.ctx.softmax_axis)
+        if name in ("LayerNorm", "LN"):
+            g, b = self.ctx.ln_params(args[0], x)
+            if is_scalar(x):
+                raise ShapeMismatch("LayerNorm of a scalar")
+            axis = 0 if self.ctx.softmax_axis == 0 or x.shape[1] == 1 else 1
+            if g.shape[0] != x.shape[axis]:
+                raise ShapeMismatch(f"LayerNorm over {self.dims(x)} with a {g.shape[0]}-entry γ")
+            return layernorm(x, g, b, axis)
+        if name == "ReLU":
+            return np.maximum(x, 0)
+        if name == "GELU":
+            return gelu(x)
+        if name == "exp":
+            return np.exp(x)
+        if name == "max" and len(values) == 2:
+            return np.maximum(values[0], values[1])
+        if name in ("mu", "sigma", "Phi"):
+            if name == "Phi":
+                return normal_cdf(x)
+            if is_scalar(x) or 1 not in x.shape:
+                raise Unknown(f"\\{name} of a matrix (per column or overall?)")
+            return np.mean(x) if name == "mu" else np.std(x)
+        raise Unknown(f"the function {name} is not known here")
+
+
+def _token_index(node):
+    """The token index of a column like ``W_E t_n`` (``n``), for a suggested repair."""
+    if node[0] == "sym" and node[2] and re.fullmatch(r"[a-z0-9+\-]+", node[2]):
+        return node[2]
+    for child in node[1:]:
+        if isinstance(child, tuple):
+            found = _token_index(child)
+            if found:
+                return found
+    return None

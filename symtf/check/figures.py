@@ -1,0 +1,274 @@
+r"""Size claims: shapes (table Shape cells, "a $d \times n$ matrix $W$"), size relations
+($d_\text{head} = d_\text{model}/H$) and key-figure tables, against the model and
+``symtf.dims.CONFIGS``.
+"""
+from __future__ import annotations
+
+import re
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+from sympy import Integer
+
+from .. import dims
+from ..latex.printer import latex_shape
+from ..shapes import CONVENTIONAL_RELATIONS, Verdict
+from .context import Context
+from .evaluate import CheckError
+from .report import Finding
+from .unparse import unparse
+
+_FIELDS = (("total", "total"), ("param", "total"), ("context", "n_ctx"), ("n_ctx", "n_ctx"), ("n_heads", "n_heads"),
+           ("d_model", "d_model"), ("d_mlp", "d_mlp"), ("d_head", "d_head"), ("n_layers", "n_layers"),
+           ("n_vocab", "n_vocab"), ("vocab", "n_vocab"), ("layers", "n_layers"), ("heads", "n_heads"))
+
+
+def size_expr(node, ctx: Context):
+    """A size expression as SymPy in ``symtf.dims`` symbols; CheckError if it is not one."""
+    kind = node[0]
+    if kind == "num" and float(node[1]).is_integer():
+        return Integer(int(node[1]))
+    if kind == "sym" and node[3] is None:
+        name = node[1] + (f"_{node[2]}" if node[2] else "")
+        key = ctx.profile["sizes"].get(name)
+        if key is None and name in ctx.profile.get("lint_sizes", {}):
+            key = ctx.profile["lint_sizes"][name][0]
+            ctx.lints.append((name, ctx.profile["lint_sizes"][name][1]))
+        if key is not None:
+            return getattr(dims, key)
+    if kind == "mul" and node[3] in ("*", "/"):
+        a, b = size_expr(node[1], ctx), size_expr(node[2], ctx)
+        return a * b if node[3] == "*" else a / b
+    if kind == "frac":
+        return size_expr(node[1], ctx) / size_expr(node[2], ctx)
+    raise CheckError(f"{unparse(node)} is not a size")
+
+
+def shape_of(node, ctx: Context):
+    """The stated shape ``A \\times B`` / ``(A, B)`` / ``A`` as a tuple of sizes."""
+    if node[0] == "mul" and node[3] == "×":
+        return shape_of(node[1], ctx) + shape_of(node[2], ctx)
+    if node[0] == "tuple":
+        return tuple(size_expr(x, ctx) for x in node[1])
+    return (size_expr(node, ctx),)
+
+
+def is_shape(node) -> bool:
+    return (node[0] == "mul" and node[3] == "×") or node[0] == "tuple"
+
+
+def check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Finding]:
+    try:
+        stated = shape_of(stated_node, ctx)
+    except CheckError as exc:
+        return [Finding(line, latex, "unchecked", "shape", str(exc))]
+    out = []
+    for subject in subjects:
+        verdicts = []
+        for reading in (ctx, ctx.with_(concat=True)):
+            try:
+                ref = reading.resolve(subject, {})
+            except CheckError as exc:
+                verdicts.append((None, str(exc), None, None))
+                continue
+            if ref.symbol is None:
+                verdicts.append((None, f"{ref.latex} has no declared shape", None, None))
+                continue
+            derived = ref.symbol.shape
+            if ref.latex == "W_O" and reading.concat:
+                derived = (dims.d_model, dims.H * dims.d_head)
+            relations = dict(reading.model.relations)
+            verdict, why = compare_shapes(stated, derived, relations)
+            verdicts.append((verdict, why, derived, ref))
+        name = unparse(subject)
+        good = [v for v in verdicts if v[0] is Verdict.CONSISTENT]
+        if good:
+            out.append(Finding(line, latex, "verified", "shape", f"{name} is {latex_shape(good[0][2])}"))
+            continue
+        verdict, why, derived, ref = next((v for v in verdicts if v[0] is not None), verdicts[0])
+        if verdict is None:
+            out.append(Finding(line, latex, "unchecked", "shape", why))
+        elif verdict is Verdict.INCONSISTENT:
+            out.append(Finding(line, latex, "mismatch", "shape", f"{name}: stated {latex_shape(stated)}, "
+                               f"the model has {latex_shape(derived)} ({why})", latex_shape(derived)))
+        elif ref.kind == "parameter" and dims.n in _free(stated) and dims.n_ctx in _free(derived):
+            out.append(Finding(line, latex, "mismatch", "shape",
+                               f"{name}: a parameter cannot depend on the input length n; the model's {name} is "
+                               f"{latex_shape(derived)} (n ≤ n_ctx) and an input of n tokens uses its first n "
+                               f"columns", latex_shape(derived)))
+        elif ref.kind == "activation" and dims.n_ctx in _free(stated) and dims.n in _free(derived):
+            out.append(Finding(line, latex, "mismatch", "shape",
+                               f"{name}: an activation has one column per input token (n), not n_ctx",
+                               latex_shape(derived)))
+        else:
+            out.append(Finding(line, latex, "unchecked", "shape", why))
+    return out
+
+
+def _compare_sizes(a, b, relations):
+    """``symtf.shapes.compare_sizes`` with ``expand`` for ``simplify`` (sizes are polynomials or ratios)."""
+    if a == b:
+        return Verdict.CONSISTENT, "equal"
+    diff = (a - b).subs(relations).expand()
+    if diff.free_symbols and not diff.is_polynomial():
+        diff = diff.cancel()
+    if diff == 0:
+        return Verdict.CONSISTENT, "equal"
+    if diff.is_number:
+        return Verdict.INCONSISTENT, f"{a} ≠ {b}"
+    if diff.free_symbols - set(dims.SIZES):
+        return Verdict.UNDECIDABLE, f"{a} vs {b} involves a symbol that is not a size"
+    for x, y, text in CONVENTIONAL_RELATIONS:
+        if x.is_Symbol and diff.subs(x, y).expand().cancel() == 0:
+            return Verdict.UNDECIDABLE, f"{a} = {b} only if {text}, which is not assumed here"
+    return Verdict.INCONSISTENT, f"{a} ≠ {b} for generic sizes"
+
+
+def compare_shapes(stated, derived, relations):
+    """A stated shape against a derived one; ``(m,)`` is a vector of m entries, either orientation."""
+    if len(stated) == 1:
+        if Integer(1) not in derived:
+            return Verdict.INCONSISTENT, f"a vector of {stated[0]} entries vs a {derived[0]} × {derived[1]} matrix"
+        return _compare_sizes(stated[0], derived[0] * derived[1], relations)
+    if len(stated) != len(derived):
+        return Verdict.INCONSISTENT, "different numbers of axes"
+    verdicts = [_compare_sizes(a, b, relations) for a, b in zip(stated, derived)]
+    for verdict in (Verdict.INCONSISTENT, Verdict.UNDECIDABLE):
+        bad = [why for v, why in verdicts if v is verdict]
+        if bad:
+            return verdict, "; ".join(bad)
+    return Verdict.CONSISTENT, "equal"
+
+
+def _free(shape):
+    return set().union(*(getattr(s, "free_symbols", set()) for s in shape))
+
+
+def _config_for(header: str):
+    key = re.sub(r"[^a-z0-9]", "", re.sub(r"\(.*?\)", "", header.lower()))
+    if not key:
+        return None
+    hits = [cid for cid, cfg in dims.CONFIGS.items()
+            if re.sub(r"[^a-z0-9]", "", cfg.name.lower()).startswith(key) or cid.replace("-", "") == key]
+    return dims.CONFIGS[hits[0]] if len(hits) == 1 else None
+
+
+def _field(label: str):
+    text = re.sub(r"\\text\{([^}]*)\}|[{}$\\ ]", lambda m: m.group(1) or "", label).lower()
+    for needle, field in _FIELDS:
+        if needle in text:
+            return field
+    if text.startswith("h="):
+        return "n_heads"
+    return None
+
+
+def _rounds_to(count: int, published: str) -> bool:
+    value, unit = dims.parse_published(published)
+    exact = Decimal(count) / unit
+    return value in (exact.quantize(value, rounding=ROUND_HALF_UP), exact.quantize(value, rounding=ROUND_DOWN))
+
+
+def is_figures_table(table) -> bool:
+    return sum(1 for h in table.header[1:] if _config_for(h)) >= 1 and bool(table.header[1:])
+
+
+def check_figures(table) -> list[Finding]:
+    out = []
+    columns = [(h, _config_for(h)) for h in table.header[1:]]
+    values = {}
+    for line, cells in table.rows:
+        field = _field(cells[0])
+        for (header, cfg), cell in zip(columns, cells[1:]):
+            values[(header, field)] = cell
+    for line, cells in table.rows:
+        field = _field(cells[0])
+        for (header, cfg), cell in zip(columns, cells[1:]):
+            text = cell.strip()
+            if field is None:
+                out.append(Finding(line, text, "unchecked", "figures", f"row {cells[0]!r} is not a known figure"))
+            elif cfg is None:
+                why = f"{header}: not among the named configurations (symtf.dims.CONFIGS)"
+                if field == "d_head":
+                    try:
+                        d, heads = (int(values[(header, f)].replace(",", "")) for f in ("d_model", "n_heads"))
+                        rel = "equals" if d // heads == int(text.replace(",", "")) and d % heads == 0 else "differs from"
+                        why += f"; the value {rel} d_model / H = {d}/{heads} (a relation only)"
+                    except (KeyError, ValueError):
+                        pass
+                out.append(Finding(line, text, "unchecked", "figures", why))
+            elif field == "total":
+                try:
+                    ok = _rounds_to(cfg.param_count(), text)
+                except ValueError as exc:
+                    out.append(Finding(line, text, "unparsed", "figures", str(exc)))
+                    continue
+                out.append(Finding(line, text, "verified" if ok else "mismatch", "figures",
+                                   f"{cfg.name}: {cfg.param_count():,} parameters " +
+                                   ("round to " if ok else "do not round to ") + text,
+                                   None if ok else cfg.published_total))
+            else:
+                want = getattr(cfg, field)
+                try:
+                    got = int(text.replace(",", ""))
+                except ValueError:
+                    out.append(Finding(line, text, "unparsed", "figures", f"{text!r} is not a whole number"))
+                    continue
+                status = "verified" if got == want else "mismatch"
+                out.append(Finding(line, text, status, "figures", f"{cfg.name}: {field} = {want}" +
+                                   ("" if got == want else f", not {got}"), None if got == want else str(want)))
+    return out
+
+
+def _nodes(node):
+    yield node
+    for child in node[1:]:
+        if isinstance(child, tuple):
+            yield from _nodes(child)
+
+
+def _named_configs(prose: str) -> list:
+    """Configurations the prose names: full names first, else a family name that is unique (GPT-3)."""
+    text = prose.lower()
+    full = [c for c in dims.CONFIGS.values() if c.name.lower() in text]
+    if full:
+        return full
+    families = {}
+    for c in dims.CONFIGS.values():
+        families.setdefault(c.name.lower().rsplit(" ", 1)[0], []).append(c)
+    return [cs[0] for fam, cs in families.items() if len(cs) == 1 and re.search(re.escape(fam) + r"\b", text)]
+
+
+def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str) -> list[Finding] | None:
+    """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one."""
+    if any(node[0] not in ("num", "sym", "mul", "frac") or node[0] == "sym" and node[3] is not None
+           for e in exprs for node in _nodes(e)):
+        return None
+    try:
+        sides = [size_expr(e, ctx) for e in exprs]
+    except CheckError:
+        return None
+    if not any(s.free_symbols for s in sides):
+        return None
+    named = _named_configs(prose)
+    out = []
+    for a, b, rel, ea, eb in zip(sides, sides[1:], rels, exprs, exprs[1:]):
+        text = unparse(("chain", [ea, eb], [rel])) if len(rels) > 1 else latex
+        if dims.n in (a - b).free_symbols:
+            out.append(Finding(line, text, "unchecked", "figures", "n is the length of one input, not a model size"))
+            continue
+        literal = not (a.free_symbols and b.free_symbols)
+        # a number is a claim about one model: the one the prose names, else GPT-2 Small (the post's example)
+        configs = (named or [dims.CONFIGS["gpt2-small"]]) if literal else list(dims.CONFIGS.values())
+        failing = [c.name for c in configs if (a - b).subs(c.sizes()) != 0]
+        if literal and len(failing) < len(configs):  # a number holds for one of the models named
+            configs, failing = [c for c in configs if c.name not in failing], []
+        where = configs[0].name if literal else "every named configuration"
+        if rel != "=":
+            out.append(Finding(line, text, "unchecked", "figures", f"the relation {rel} is not checked"))
+        elif failing:
+            cfg = configs[0]
+            out.append(Finding(line, text, "mismatch", "figures", f"does not hold for {', '.join(failing)}",
+                               f"{unparse(ea)} = {(a if b.is_number else b).subs(cfg.sizes())}" if literal else None))
+        else:
+            out.append(Finding(line, text, "verified", "figures", f"holds for {where}"))
+    return out

@@ -1,0 +1,113 @@
+r"""Normalise the field's LaTeX before parsing, and split a fragment into statements.
+
+Sizing commands (``\left``, ``\big``…), spacing, font wrappers and trailing punctuation go;
+``align*`` rows become statements (``&=`` continues the previous row's chain); top-level
+``, \quad`` separates equations written on one line.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from dataclasses import dataclass
+
+_DROP = re.compile(r"\\(?:left|right|bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])|\\(?:displaystyle|nonumber|notag)\b")
+_SPACE = re.compile(r"\\(?:quad|qquad)(?![a-zA-Z])|\\[,;:! ]|~|&nbsp;")
+_SUBST = [
+    (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])"), "|"),
+    (re.compile(r"\\(?:dfrac|tfrac)(?![a-zA-Z])"), r"\\frac"),
+    (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])"), r"\\dots"),
+    (re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit)\s*\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\(?:mathrm|operatorname|textrm|textit|textnormal)\s*\{"), r"\\text{"),
+    (re.compile(r"\\leq?(?![a-zA-Z])"), r"\\le"),
+    (re.compile(r"\\geq?(?![a-zA-Z])"), r"\\ge"),
+    (re.compile(r"\\neq?(?![a-zA-Z])"), r"\\ne"),
+    (re.compile(r"\\(?:intercal|top|mathsf\{T\}|mathrm\{T\})(?![a-zA-Z])"), r"\\top"),
+    (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
+    (re.compile(r"\\end\{(?:pmatrix|matrix)\}"), r"\\end{bmatrix}"),
+]
+_ALIGN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}(.*?)\\end\{\1\}", re.S)
+_RELATION = re.compile(r"^\s*(=|\\approx|\\le|\\ge|<|>|\\ne)")
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    line_offset: int  # lines after the fragment's first line
+    continues: bool = False  # an ``&=`` row: its left side is the previous row's last expression
+
+
+def clean(latex: str) -> str:
+    """The fragment with sizing, spacing and font commands removed and synonyms unified."""
+    s = _DROP.sub("", latex.replace("\\\\", "\x00"))
+    s = _SPACE.sub(" ", s)
+    for pattern, repl in _SUBST:
+        s = pattern.sub(repl, s)
+    s = re.sub(r"\\text\s*\{\s*\}", "", s)
+    s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
+    while True:  # trailing punctuation, possibly wrapped in \text{}
+        stripped = re.sub(r"(\\text\{\s*[.,;]\s*\}|[.,;])\s*$", "", s).rstrip()
+        if stripped == s:
+            return s
+        s = stripped
+
+
+def _top_level_split(s: str, sep: str) -> list[str]:
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(s):
+        c = s[i]
+        if depth == 0 and s.startswith(sep, i):
+            parts.append(s[start:i])
+            start = i + len(sep)
+            i += len(sep)
+            continue
+        if c == "\\":
+            m = re.match(r"\\(begin|end)\{[^}]*\}|\\[a-zA-Z]+|\\.", s[i:])
+            word = m.group(0)
+            depth += word.startswith("\\begin") - word.startswith("\\end")
+            i += len(word)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+@lru_cache(maxsize=4096)
+def statements(latex: str) -> tuple[Statement, ...]:
+    return tuple(_statements(latex))
+
+
+def _statements(latex: str) -> list[Statement]:
+    """The statements of a fragment: align rows, comma-separated equations, or the whole."""
+    m = _ALIGN.search(latex)
+    base = latex[: len(latex) - len(latex.lstrip())].count("\n")
+    if m:
+        out = []
+        pos = m.start(2)
+        for row in _top_level_split(m.group(2), r"\\"):
+            lead = len(row) - len(row.lstrip())
+            offset = latex[: pos + lead].count("\n") - base
+            pos += len(row) + 2
+            cells = _top_level_split(row, "&")
+            keep = [cells[0]]
+            for c in cells[1:]:  # drop annotation columns like & \text{(embedding)}
+                if re.fullmatch(r"\s*(\\text\{[^{}]*\}|\([^()]*\))?\s*", c):
+                    continue
+                keep.append(c)
+            text = clean(" ".join(keep))
+            if text:
+                cont = not cells[0].strip() and bool(_RELATION.match(text))
+                out.append(Statement(text, offset, cont))
+        return out
+    text = clean(latex)
+    parts = [p.strip() for p in _top_level_split(text, ",")]
+    if len(parts) > 1 and sum(1 for p in parts if _has_relation(p)) >= 2:
+        return [Statement(clean(p), 0) for p in parts if p]
+    return [Statement(text, 0)]
+
+
+def _has_relation(s: str) -> bool:
+    return bool(re.search(r"=|\\approx|\\le|\\ge", s))

@@ -1,0 +1,81 @@
+"""Print a parsed fragment back as LaTeX (for messages, expected forms and mutations)."""
+from __future__ import annotations
+
+
+def _sym(node) -> str:
+    _, base, sub, sup = node
+    out = base
+    if sub is not None:
+        out += "_" + (sub if len(sub) == 1 else "{" + (r"\text{" + sub + "}" if sub.isalpha() and len(sub) > 2
+                                                       else sub) + "}")
+    if sup is not None:
+        out += "^" + (sup if len(sup) == 1 else "{" + sup + "}")
+    return out
+
+
+def unparse(node) -> str:
+    kind = node[0]
+    if kind == "chain":
+        parts = [unparse(node[1][0]) if node[1][0] is not None else ""]
+        for rel, e in zip(node[2], node[1][1:]):
+            parts.append({"≈": r"\approx", "≤": r"\le", "≥": r"\ge", "≠": r"\ne"}.get(rel, rel))
+            parts.append(unparse(e))
+        return " ".join(p for p in parts if p)
+    if kind == "num":
+        return node[2]
+    if kind == "inf":
+        return r"\infty"
+    if kind == "dots":
+        return r"\dots"
+    if kind == "sym":
+        return _sym(node)
+    if kind == "idx":
+        return f"({unparse(node[1])})_{{{node[2]}}}"
+    if kind == "neg":
+        return "-" + _wrap(node[1])
+    if kind == "T":
+        inner = unparse(node[1])
+        return (inner if node[1][0] == "sym" and node[1][3] is None else f"({inner})") + r"^\top"
+    if kind == "sqrt":
+        return r"\sqrt{" + unparse(node[1]) + "}"
+    if kind == "frac":
+        return r"\frac{" + unparse(node[1]) + "}{" + unparse(node[2]) + "}"
+    if kind == "pow":
+        return _wrap(node[1]) + "^{" + unparse(node[2]) + "}"
+    if kind == "mul":
+        op = {"*": " ", "/": " / ", "⊙": r" \odot ", "×": r" \times "}[node[3]]
+        return _wrap(node[1], True) + op + _wrap(node[2], True)
+    if kind == "add":
+        out = ""
+        for sign, t in zip(node[2], node[1]):
+            out += ("-" if sign < 0 else ("+" if out else "")) + " " * bool(out) + unparse(t) + " "
+        return out.strip()
+    if kind == "list":
+        sep = {",": ", ", "|": r" \,|\, ", ";": "; "}[node[1]]
+        return "[" + sep.join(unparse(x) for x in node[2]) + "]"
+    if kind == "tuple":
+        return "(" + ", ".join(unparse(x) for x in node[1]) + ")"
+    if kind == "matrix":
+        rows = [" & ".join(unparse(c) for c in r) for r in node[1]]
+        return r"\begin{bmatrix} " + r" \\ ".join(rows) + r" \end{bmatrix}"
+    if kind == "sum":
+        _, var, lo, hi, body = node
+        out = r"\sum"
+        if var:
+            out += "_{" + var + (f"={lo}" if lo else "") + "}"
+        if hi:
+            out += "^{" + hi + "}"
+        return out + " " + _wrap(body, True)
+    if kind == "call":
+        _, name, star, args = node
+        head = {"mu": r"\mu", "sigma": r"\sigma", "Phi": r"\Phi", "exp": r"\exp", "max": r"\max", "T": "T"}.get(
+            name, r"\text{" + name + "}")
+        return head + ("^*" if star else "") + "(" + ", ".join(unparse(a) for a in args) + ")"
+    return "?"
+
+
+def _wrap(node, in_product: bool = False) -> str:
+    text = unparse(node)
+    if node[0] == "add" or (node[0] == "neg" and in_product):
+        return f"({text})"
+    return text

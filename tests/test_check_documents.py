@@ -1,0 +1,145 @@
+"""symtf check on small documents: correct and wrong equations of every kind, both conventions."""
+import json
+from pathlib import Path
+
+import pytest
+
+from symtf.check.checker import check_text
+from symtf.cli import main
+
+FIX = Path(__file__).parent / "fixtures" / "check"
+
+
+def run(name, **kw):
+    return check_text((FIX / name).read_text(encoding="utf-8"), **kw)
+
+
+def test_correct_column_document_has_no_mismatch():
+    findings = run("column_correct.md")
+    assert findings and not [f for f in findings if f.status != "verified"]
+    kinds = {f.rule for f in findings}
+    assert {"definition", "chain", "shape", "numeric", "figures", "notation"} <= kinds
+
+
+# Every wrong claim of column_wrong.md (line, a piece of the LaTeX, the rule that catches it).
+WRONG = [
+    (3, r"n_\text{vocab} \times d_\text{model}", "shape"),  # W_E transposed
+    (3, "1024", "figures"),  # GPT-2 d_model
+    (6, r"W_E t_n + W_\text{pos}", "shape"),  # whole W_pos added to one token
+    (9, "0.279", "numeric"),
+    (13, r"W_K x^{(0)}_n", "definition"),  # W_Q/W_K swapped
+    (13, r"x^{(1)}_i", "definition"),  # wrong layer
+    (14, r"s_i = q_n^\top k_i", "definition"),  # √d_head dropped
+    (14, r"q_n k", "shape"),  # transpose dropped
+    (14, r"a_i = ", "shape"),  # scalar = vector
+    (15, r"^{n-1}", "definition"),  # sum bound
+    (15, r"x^{(0)}_{n-1}", "definition"),  # token index
+    (19, r"d_\text{model} \times 1", "shape"),  # Shape cell
+    (20, r"\ell_n", "definition"),
+    (26, r"\sqrt{d_\text{model}}", "definition"),  # misplaced √
+    (27, r"\text{softmax}(S^h)", "definition"),  # softmax* → softmax
+    (28, r"v^h A^h", "definition"),  # transpose dropped
+    (32, r"H-1", "definition"),
+    (32, r"\text{ReLU}(W_1 x^{(1)})", "definition"),  # bias dropped
+    (36, r"d_\text{model} \times n", "shape"),  # W_pos sized by the input
+    (37, r"d_\text{model} \times d_\text{mlp}", "shape"),
+    (41, "125M", "figures"),
+    (42, "96", "figures"),
+]
+
+
+def test_every_wrong_claim_is_a_mismatch_never_verified():
+    findings = run("column_wrong.md")
+    for line, piece, rule in WRONG:
+        hits = [f for f in findings if f.line == line and piece in f.latex]
+        assert hits, (line, piece)
+        assert all(f.status == "mismatch" for f in hits), hits
+        assert rule in {f.rule for f in hits}, hits
+    assert len([f for f in findings if f.status == "mismatch"]) == len(WRONG)
+
+
+def test_expected_forms_are_offered_and_correct():
+    findings = run("column_wrong.md")
+    expected = {f.latex: f.expected for f in findings if f.status == "mismatch"}
+    assert expected[r"q_n = W_K x^{(0)}_n"] == r"q_n = W_Q x_n"
+    assert expected[r"A^h = \text{softmax}(S^h)"] == r"A^h = \text{softmax}^*(S^h)"
+    assert expected[r"a_i = \text{softmax}(s)"] == r"a = \text{softmax}(s)"
+    assert expected[r"\text{softmax}([1, 2]) \approx [0.279, 0.731]"] == r"\text{softmax}([1, 2]) \approx [0.269, 0.731]"
+    # every offered expected equation verifies when put back into a document in the same section
+    doc = "# A simplified one-layer Transformer\n\n$$" + expected[r"a_i = \text{softmax}(s)"] + "$$\n"
+    assert [f.status for f in check_text(doc)] == ["verified"]
+
+
+def test_row_convention_document():
+    findings = run("row.md")
+    assert findings and all(f.status == "verified" for f in findings)
+    assert {f.latex for f in findings} >= {"Q = XW^Q", "Z = AV", r"A = \text{softmax}^*(QK^T/\sqrt{d_k})",
+                                           r"A = \text{softmax}(QK^T/\sqrt{d_k} + M)"}
+    assert [f.status for f in run("row.md", convention="row")] == [f.status for f in findings]
+
+
+def test_row_convention_mistakes():
+    findings = [f for f in run("row_wrong.md") if f.latex != "X"]
+    assert len(findings) == 5 and all(f.status == "mismatch" for f in findings)
+    unmasked = next(f for f in findings if "softmax" in f.latex)
+    assert unmasked.expected == r"A^h = \text{softmax}^*(S^h)"  # a GPT's attention is causal
+
+
+def test_forcing_the_wrong_convention_never_verifies_the_claims():
+    findings = run("row.md", convention="column")
+    claims = [f for f in findings if "=" in f.latex]
+    assert claims and not [f for f in claims if f.status == "verified"]
+
+
+def test_malformed_latex_is_unparsed_and_the_rest_is_checked():
+    findings = run("malformed.md")
+    unparsed = [f for f in findings if f.status == "unparsed"]
+    assert len(unparsed) == 3 and all(f.message.startswith("cannot parse: ") for f in unparsed)
+    assert [f.status for f in findings if f.latex.startswith("m = ")] == ["verified", "mismatch"]
+
+
+def test_user_profile_json_and_toml(tmp_path, capsys):
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Full model\n\n$$Q = X W_q$$ and $$d_\\text{emb} = 768$$\n", encoding="utf-8")
+    js = tmp_path / "p.json"
+    js.write_text(json.dumps({"base": "row", "params": {"W_q": "W_Q"}, "sizes": {"d_emb": "d_model"}}))
+    assert main(["check", str(doc), "--profile", str(js), "--format", "json"]) == 0
+    statuses = [f["status"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert statuses == ["verified", "verified"]
+    toml = tmp_path / "p.toml"
+    toml.write_text('base = "row"\n[params]\nW_q = "W_K"\n[sizes]\nd_emb = "d_model"\n')
+    assert main(["check", str(doc), "--profile", str(toml)]) == 1  # W_q now names W_K: a mismatch
+    capsys.readouterr()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["check", str(doc), "--profile", str(bad)]) == 2
+    assert "not valid" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00bad", None])
+def test_unreadable_input_exits_2(tmp_path, capsys, content):
+    path = tmp_path / "post.md"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("symtf check: error: ") and str(path) in err
+
+
+def test_membership_shape_claims_in_paper_notation():
+    doc = ("# Attention\n\n$X \\in \\mathbb{R}^{n \\times d_{model}}$, $W^Q \\in \\mathbb{R}^{d_{model} \\times d_k}$, "
+           "$W^K \\in \\mathbb{R}^{d_k \\times d_{model}}$ and $Q = XW^Q$.\n")
+    findings = check_text(doc, convention="row")
+    assert [f.status for f in findings] == ["verified", "verified", "mismatch", "verified"]
+    assert findings[2].expected == r"d_\text{model} \times d_\text{head}"
+
+
+def test_row_convention_mutants_are_all_mismatches():
+    # one correct claim (L = X^{(2)} W_U) among mutants of the row-convention equations
+    findings = run("row_mutants.md")
+    verified = [f.latex for f in findings if f.status == "verified"]
+    assert verified == ["L = X^{(2)} W_U"]
+    assert len([f for f in findings if f.status == "mismatch"]) == 11
+    # without a mask, softmax of the scores is not a GPT's attention pattern
+    unmasked = next(f for f in findings if f.latex == r"A = \text{softmax}(S)")
+    assert unmasked.status == "mismatch" and unmasked.expected == r"A^h = \text{softmax}^*(S^h)"

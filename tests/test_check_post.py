@@ -1,0 +1,117 @@
+"""symtf check on the post: every real mistake found, nothing correct flagged, ≥ 90 % decided."""
+import json
+
+import pytest
+
+from symtf.check.checker import DocumentChecker
+from symtf.check.report import fragment_rate, summary
+from symtf.cli import main
+
+
+@pytest.fixture(scope="module")
+def checked(post_path):
+    doc = DocumentChecker(post_path.read_text(encoding="utf-8"))
+    return doc, doc.run()
+
+
+def _at(findings, line, status=None):
+    return [f for f in findings if f.line == line and (status is None or f.status == status)]
+
+
+def test_zero_layer_adds_whole_positional_matrix_to_a_vector(checked):
+    (f,) = _at(checked[1], 158, "mismatch")
+    assert f.rule == "shape" and "W_{\\text{pos}}" in f.message and "d_\\text{model} × 1" in f.message
+    assert f.expected.endswith(r"(W_E t_n + (W_{\text{pos}})_{n}))")  # the n-th positional column
+
+
+def test_query_with_layer_and_token_swapped(checked):
+    (f,) = _at(checked[1], 212, "mismatch")
+    assert "swapped" in f.message and f.latex == r"q_n = W_Q x^{(n)}_0"
+    assert f.expected == r"q_n = W_Q x_n^{(0)}"
+
+
+def test_scalar_weight_set_equal_to_a_vector(checked):
+    (f,) = _at(checked[1], 218, "mismatch")
+    assert "a scalar set equal to a vector" in f.message
+    assert f.expected == r"a = \text{softmax}([s_1, \dots, s_n])"
+
+
+def test_probabilities_from_the_wrong_logits(checked):
+    (f,) = _at(checked[1], 252, "mismatch")
+    assert r"\ell_n" in f.message and f.expected == r"p_{n+1} = \text{softmax}(\ell_{n+1})"
+
+
+def test_vocabulary_size_written_two_ways(checked):
+    lints = [f for f in checked[1] if f.status == "lint"]
+    assert {f.line for f in lints} == {145}
+    assert all("n_\\text{vocab}" in f.message for f in lints)
+    assert {f.latex for f in lints} == {r"d_{\text{vocab}}", r"d_\text{vocab} \times d_\text{model}"}
+
+
+def test_key_figures_table(checked):
+    findings = checked[1]
+    (vocab,) = _at(findings, 492, "mismatch")
+    assert vocab.latex == "5025" and vocab.expected == "50257" and "GPT-2 Small" in vocab.message
+    (ctx,) = _at(findings, 493, "mismatch")
+    assert ctx.latex == "2048" and ctx.expected == "1024" and "GPT-2 XL" in ctx.message
+    deepseek = [f for f in findings if "DeepSeek" in f.message]
+    assert len(deepseek) == 8 and all(f.status == "unchecked" for f in deepseek)
+    gpt3 = [f for f in findings if f.rule == "figures" and "GPT-3" in f.message]
+    assert gpt3 and all(f.status == "verified" for f in gpt3)
+
+
+def test_positional_matrix_declared_with_input_length(checked):
+    for line in (135, 258, 473):
+        (f,) = _at(checked[1], line, "mismatch")
+        assert f.rule == "shape" and "n_ctx" in f.message and f.expected == r"d_\text{model} \times n_\text{ctx}"
+
+
+def test_exactly_the_real_mistakes_are_mismatches(checked):
+    lines = sorted(f.line for f in checked[1] if f.status == "mismatch")
+    assert lines == [135, 158, 212, 218, 252, 258, 473, 492, 493]
+
+
+@pytest.mark.parametrize("line, latex", [
+    (344, r"r = vA^\top"),
+    (373, None),  # the end-to-end formula with softmax*
+    (365, None),  # W_O R = [W_O^{h_1} | … ] [r^{h_1}; …] = Σ_i W_O^{h_i} r^{h_i}
+    (312, None),  # the score matrix with −∞ above the diagonal
+    (303, None),  # softmax([1, 2]) ≈ [0.269, 0.731]
+    (22, r"\text{softmax}(QK^\top / \sqrt d)"),  # the row-convention intro
+    (382, r"\text{GELU}(x) = x \cdot \Phi(x)"),
+    (424, None),  # LayerNorm
+])
+def test_correct_fragments_are_verified(checked, line, latex):
+    found = [f for f in _at(checked[1], line) if latex is None or f.latex == latex]
+    assert found and all(f.status == "verified" for f in found), found
+
+
+def test_non_equations_are_unchecked_with_a_reason(checked):
+    king = [f for f in _at(checked[1], 129) if "king" in f.latex]
+    assert king and all(f.status == "unchecked" and "not a symbol" in f.message for f in king)
+    (tokens,) = _at(checked[1], 43)
+    assert tokens.status == "verified" and "model quantities" in tokens.message
+
+
+def test_ninety_percent_of_fragments_decided(checked):
+    doc, findings = checked
+    assert len(doc.frags) > 250
+    assert fragment_rate(findings, len(doc.frags)) >= 0.90
+    assert summary(findings)["unparsed"] == 0
+
+
+def test_cli_text_json_and_exit_codes(post_path, capsys, tmp_path):
+    assert main(["check", str(post_path), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"file", "summary", "findings"}
+    assert set(data["summary"]) == {"verified", "mismatch", "unparsed", "unchecked", "lint"}
+    assert all(set(f) == {"line", "latex", "status", "rule", "message", "expected"} for f in data["findings"])
+    assert data["summary"]["mismatch"] == 9
+    assert main(["check", str(post_path), "--quiet"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(f"{post_path}:212: MISMATCH: ") for line in out)
+    assert any(line.strip().startswith("expected: q_n = W_Q") for line in out)
+    assert out[-1].endswith("9 mismatch, 0 unparsed, 35 unchecked, 2 lint")
+    assert main(["check", str(tmp_path / "missing.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "missing.md" in err[0] and "no such file" in err[0]
