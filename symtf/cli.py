@@ -142,6 +142,7 @@ PLUGINS: list[tuple[str, str]] = [
     ("example", "symtf.latex.example_cli"),
     ("figures", "symtf.latex.figures_cli"),
     ("check", "symtf.check.cli"),
+    ("prove", "symtf.proofs.cli"),
 ]
 
 

@@ -129,8 +129,8 @@ class Parser:
         while self.at("+", "-"):
             signs.append(-1 if self.next()[1] == "-" else 1)
             terms.append(self.term())
-        if len(terms) == 1 and signs[0] == 1:
-            return terms[0]
+        if len(terms) == 1:  # "-x" and "+-x" are the same negation
+            return terms[0] if signs[0] == 1 else ("neg", terms[0])
         return ("add", terms, signs)
 
     _STOP = {"+", "-", ")", "]", "}", ",", "|", "&", ";", "=", "<", ">", r"\approx", r"\le", r"\ge", r"\ne",
