@@ -28,7 +28,7 @@ from sympy.matrices.expressions.matexpr import MatrixSymbol
 from ..dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
 from ..errors import InputError
 from ..model import Model, Variant, build, h
-from ..model.exact import explicit
+from ..model.exact import Env, explicit
 from ..ops import HeadSum, LeadingColumns
 from .printer import PostLatexPrinter, latex
 
@@ -288,7 +288,7 @@ def evaluate(inputs: Inputs, mlp: bool = False, precision: int = 3) -> WorkedExa
     steps = []
     for key in ATTENTION_STEPS + (MLP_STEPS if mlp else ()):
         symbol, expr = _concrete(model, key, sizes)
-        value = explicit(expr.xreplace(values))
+        value = explicit(expr.xreplace(values), Env(strict=True))  # a symbol left without a value is a bug
         row = model[key]
         head = {h: 1} if row.per_head else {}
         steps.append(Step(key, symbol, expr, value, (row.symbol.xreplace(head), row.expr.xreplace(head))))

@@ -1,8 +1,8 @@
 r"""Element-wise evaluation of a model at concrete sizes, exactly (rationals stay rationals).
 
 ``evaluate(model, sizes, weights, tokens)`` computes every activation row by row: sizes are
-substituted, the sums over heads are unrolled into $H$ explicit terms, earlier rows and the
-parameters are replaced by explicit matrices, and each node's ``_entry`` gives the entries.
+substituted, earlier rows and the parameters become explicit matrices, sums over heads are
+unrolled into $H$ explicit terms, and each node's ``_entry`` gives the entries (``explicit``).
 Softmax entries stay exact ($e^{1/3} / (e^{1/3} + e^{2})$); call ``.evalf()`` for decimals.
 Meant for toy sizes: the number of operations grows fast (SYMPY-NOTES.md).
 """
@@ -10,33 +10,21 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from sympy import ImmutableMatrix, Integer, Rational, Symbol, zeros
-from sympy.matrices import MatrixBase
-from sympy.matrices.expressions.blockmatrix import BlockMatrix
+import random
+
+from sympy import Float, ImmutableMatrix, Integer, Matrix, Rational, S, Symbol, sympify, zeros
+from sympy.core.parameters import evaluate as _evaluation
 from sympy.matrices.expressions.matadd import MatAdd
-from sympy.matrices.expressions.matexpr import MatrixSymbol
+from sympy.matrices.expressions.matexpr import MatrixExpr, MatrixSymbol
+from sympy.matrices.expressions.special import OneMatrix, ZeroMatrix
 from sympy.matrices.expressions.matmul import MatMul
 from sympy.matrices.expressions.transpose import Transpose
 
 from ..dims import H, n, n_vocab
 from ..errors import InputError, ShapeError
-from ..ops import HeadConcat, HeadSum, Op
+from ..ops import Elementwise, HeadConcat, HeadSum, Op
 from .build import h
 from .records import Model
-
-
-def unroll_heads(expr, count: int):
-    r"""$\sum_h E^h \to E^{h_1} + \dots + E^{h_H}$ and head concatenations to block matrices, for a number $H$."""
-
-    def sum_heads(e: HeadSum):
-        return MatAdd(*(e.at(c) for c in range(1, count + 1)))
-
-    def concat_heads(e: HeadConcat):
-        blocks = [e.at(c) for c in range(1, count + 1)]
-        return BlockMatrix([blocks] if e.axis == 1 else [[b] for b in blocks])
-
-    expr = expr.replace(lambda e: isinstance(e, HeadSum), sum_heads)
-    return expr.replace(lambda e: isinstance(e, HeadConcat), concat_heads)
 
 
 def one_hot(tokens: Sequence[int], vocab: int, rows: bool = False) -> ImmutableMatrix:
@@ -81,7 +69,7 @@ def evaluate_row(model: Model, key: str, sizes: Mapping[Symbol, int], values: Ma
     a = model[key]
     env = bind_values(model, sizes, values)
     heads = int(sizes.get(H, 1))
-    expr = unroll_heads(a.expr.xreplace(sizes), heads)
+    expr = a.expr.xreplace(sizes)
     if a.per_head:
         return [explicit(expr.xreplace({h: c}), env) for c in range(1, heads + 1)]
     return explicit(expr, env)
@@ -111,38 +99,110 @@ def evaluate(
     return {a.key: values[a.key] for a in model.activations}
 
 
-def explicit(expr, env: Mapping | None = None) -> ImmutableMatrix:
-    """The explicit matrix of ``expr`` once every symbol in it has a value (in ``env`` or substituted).
+class Env(dict):
+    """Leaf values: a ``MatrixSymbol`` (sized, head fixed) ↦ its explicit matrix.
 
-    Bottom-up: products by matrix multiplication (SymPy's own ``MatMul._entry`` builds a ``Sum``
-    per entry, ~30× slower), sums and transposes directly, symtf's ops entry by entry through
-    their ``_entry`` on explicit arguments.
+    ``numeric=True`` draws a random matrix (seeded) for a leaf met for the first time; otherwise
+    a leaf is its own symbolic entries; ``strict=True`` refuses a leaf without a value.
     """
-    env = {} if env is None else env
-    if isinstance(expr, MatrixBase):
-        return ImmutableMatrix(expr)
-    if expr in env:
-        return env[expr]
-    if isinstance(expr, MatrixSymbol):
-        raise InputError(f"no value for {expr.name} (shape {expr.shape})")
-    if isinstance(expr, MatMul):
-        coeff, factors = expr.as_coeff_matrices()
-        result = explicit(factors[0], env)
-        for f in factors[1:]:
-            result = result * explicit(f, env)
-        return ImmutableMatrix(coeff * result)
-    if isinstance(expr, MatAdd):
-        terms = [explicit(t, env) for t in expr.args]
-        return ImmutableMatrix(sum(terms[1:], terms[0]))
-    if isinstance(expr, Transpose):
-        return explicit(expr.arg, env).T
-    if isinstance(expr, BlockMatrix):
-        rows = [[explicit(b, env) for b in row] for row in expr.blocks.tolist()]
-        return ImmutableMatrix(BlockMatrix(rows).as_explicit())
-    if isinstance(expr, Op):
-        args = [explicit(a, env) if getattr(a, "is_Matrix", False) else a for a in expr.args]
-        return ImmutableMatrix(type(expr)(*args).as_explicit())
-    raise InputError(f"cannot evaluate a {type(expr).__name__} element-wise")
+
+    def __init__(self, values=(), numeric: bool = False, seed: int = 0, digits: int = 30, strict: bool = False):
+        super().__init__(values)
+        self.numeric = numeric
+        self.strict = strict
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.digits = digits
+
+    def leaf(self, sym: MatrixSymbol) -> ImmutableMatrix:
+        if sym not in self and self.strict:
+            raise InputError(f"no value for {sym.name} (shape {sym.shape})")
+        if sym not in self:
+            rows, cols = (int(d) for d in sym.shape)
+            if self.numeric:
+                self[sym] = ImmutableMatrix(rows, cols, lambda i, j: Float(self.rng.uniform(-1, 1), self.digits))
+            else:
+                self[sym] = ImmutableMatrix(sym.as_explicit())
+        return self[sym]
+
+
+def explicit(expr, env: Env | None = None) -> ImmutableMatrix:
+    """``expr`` (concrete sizes) as an explicit matrix, leaves taken from ``env``.
+
+    Bottom-up, each node once: products by matrix multiplication (SymPy's own ``MatMul._entry``
+    builds a ``Sum`` per entry, ~30× slower), sums over heads unrolled, symtf's ops rebuilt on
+    explicit arguments and read through their ``_entry``. A plain mapping as ``env`` is strict.
+    """
+    env = Env() if env is None else env if isinstance(env, Env) else Env(env, strict=True)
+    memo: dict = {}
+
+    def walk(e):
+        if e in memo:
+            return memo[e]
+        out = _walk(e)
+        if env.numeric:  # keep a numeric instance numeric (1/sqrt(2) and exp() become floats)
+            out = ImmutableMatrix(out.evalf(env.digits))
+        memo[e] = out
+        return out
+
+    def _walk(e):
+        if isinstance(e, ImmutableMatrix):
+            return e
+        if isinstance(e, MatrixSymbol):
+            return env.leaf(e)
+        if isinstance(e, (ZeroMatrix, OneMatrix)):
+            return ImmutableMatrix(e.as_explicit())
+        if isinstance(e, MatMul):
+            scalar, mats = S.One, []
+            for a in e.args:
+                if getattr(a, "is_Matrix", False):
+                    mats.append(walk(a))
+                else:
+                    scalar *= a
+            out = mats[0]
+            for m in mats[1:]:
+                out = out * m
+            return ImmutableMatrix(out * scalar) if scalar != 1 else ImmutableMatrix(out)
+        if isinstance(e, MatAdd):
+            out = walk(e.args[0])
+            for a in e.args[1:]:
+                out = out + walk(a)
+            return ImmutableMatrix(out)
+        if isinstance(e, Transpose):
+            return walk(e.arg).T
+        if isinstance(e, HeadSum):
+            count = _int(e.count, "number of heads")
+            out = walk(e.at(1))
+            for c in range(2, count + 1):
+                out = out + walk(e.at(c))
+            return ImmutableMatrix(out)
+        if isinstance(e, HeadConcat):
+            count = _int(e.count, "number of heads")
+            blocks = [walk(e.at(c)) for c in range(1, count + 1)]
+            joined = Matrix.vstack(*blocks) if e.axis == 0 else Matrix.hstack(*blocks)
+            return ImmutableMatrix(joined)
+        if isinstance(e, Op):
+            rebuilt = e.func(*[walk(a) if getattr(a, "is_Matrix", False) else a for a in e.args])
+            rows, cols = (_int(d, "size") for d in rebuilt.shape)
+            if isinstance(e, Elementwise) and not all(x.is_number for x in rebuilt.arg):
+                # Max(u, 0) of a symbolic u: kept unevaluated (same value), SymPy's sign analysis of
+                # a large u takes minutes and decides nothing here
+                with _evaluation(False):
+                    return ImmutableMatrix(rows, cols, lambda i, j: rebuilt._entry(Integer(i), Integer(j)))
+            return ImmutableMatrix(rows, cols, lambda i, j: rebuilt._entry(Integer(i), Integer(j)))
+        if isinstance(e, MatrixExpr):
+            return ImmutableMatrix(e.xreplace({a: walk(a) for a in e.args if getattr(a, "is_Matrix", False)})
+                                   .as_explicit())
+        raise TypeError(f"cannot make {type(e).__name__} explicit: {e}")
+
+    return walk(sympify(expr))
+
+
+def _int(value, what) -> int:
+    value = sympify(value)
+    if not value.is_Integer:
+        raise ValueError(f"{what} must be a number to write a matrix out, got {value}")
+    return int(value)
 
 
 def rational_matrix(rng, rows: int, cols: int, denominator: int = 4, spread: int = 4) -> ImmutableMatrix:

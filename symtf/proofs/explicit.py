@@ -1,124 +1,15 @@
-r"""Concrete sizes: a matrix expression of the model turned into an explicit matrix.
+r"""Concrete sizes for the provers: the model evaluated row by row with ``symtf.model.exact.explicit``.
 
-``explicit(expr, env)`` walks a matrix expression once, bottom-up, and returns an
-``ImmutableMatrix``: products and sums are multiplied out, each symtf op is rebuilt on explicit
-arguments and read through its own ``_entry``, so every entry comes from the model's definitions.
-Leaves (parameters, inputs) come from ``env``: symbolic entries (``W_Q[0, 1]``) by default, or
-numbers for a numeric instance. Evaluating a model row by row keeps the trees small (no row is
-expanded twice).
+Leaves (parameters, inputs) come from an ``Env``: symbolic entries (``W_Q[0, 1]``) by default,
+or numbers for a numeric instance. Evaluating row by row keeps the trees small; ``opaque=True``
+writes each row in the previous rows' own entries.
 """
 from __future__ import annotations
 
-import random
-
-from sympy import Float, ImmutableMatrix, Integer, Matrix, S, sympify
-from sympy.core.parameters import evaluate as _evaluation
-from sympy.matrices.expressions.matadd import MatAdd
-from sympy.matrices.expressions.matexpr import MatrixExpr, MatrixSymbol
-from sympy.matrices.expressions.matmul import MatMul
-from sympy.matrices.expressions.special import OneMatrix, ZeroMatrix
-from sympy.matrices.expressions.transpose import Transpose
+from sympy import ImmutableMatrix, Integer
 
 from ..model import h as HEAD
-from ..ops import Elementwise, HeadConcat, HeadSum, Op
-
-
-class Env(dict):
-    """Leaf values: a ``MatrixSymbol`` (sized, head fixed) ↦ its explicit matrix.
-
-    ``numeric=True`` draws a random matrix (seeded) for a leaf met for the first time; otherwise
-    a leaf is its own symbolic entries.
-    """
-
-    def __init__(self, numeric: bool = False, seed: int = 0, digits: int = 30):
-        super().__init__()
-        self.numeric = numeric
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.digits = digits
-
-    def leaf(self, sym: MatrixSymbol) -> ImmutableMatrix:
-        if sym not in self:
-            rows, cols = (int(d) for d in sym.shape)
-            if self.numeric:
-                self[sym] = ImmutableMatrix(rows, cols, lambda i, j: Float(self.rng.uniform(-1, 1), self.digits))
-            else:
-                self[sym] = ImmutableMatrix(sym.as_explicit())
-        return self[sym]
-
-
-def explicit(expr, env: Env | None = None) -> ImmutableMatrix:
-    """``expr`` (concrete sizes) as an explicit matrix, leaves taken from ``env``."""
-    env = Env() if env is None else env
-    memo: dict = {}
-
-    def walk(e):
-        if e in memo:
-            return memo[e]
-        out = _walk(e)
-        if env.numeric:  # keep a numeric instance numeric (1/sqrt(2) and exp() become floats)
-            out = ImmutableMatrix(out.evalf(env.digits))
-        memo[e] = out
-        return out
-
-    def _walk(e):
-        if isinstance(e, ImmutableMatrix):
-            return e
-        if isinstance(e, MatrixSymbol):
-            return env.leaf(e)
-        if isinstance(e, (ZeroMatrix, OneMatrix)):
-            return ImmutableMatrix(e.as_explicit())
-        if isinstance(e, MatMul):
-            scalar, mats = S.One, []
-            for a in e.args:
-                if getattr(a, "is_Matrix", False):
-                    mats.append(walk(a))
-                else:
-                    scalar *= a
-            out = mats[0]
-            for m in mats[1:]:
-                out = out * m
-            return ImmutableMatrix(out * scalar) if scalar != 1 else ImmutableMatrix(out)
-        if isinstance(e, MatAdd):
-            out = walk(e.args[0])
-            for a in e.args[1:]:
-                out = out + walk(a)
-            return ImmutableMatrix(out)
-        if isinstance(e, Transpose):
-            return walk(e.arg).T
-        if isinstance(e, HeadSum):
-            count = _int(e.count, "number of heads")
-            out = walk(e.at(1))
-            for c in range(2, count + 1):
-                out = out + walk(e.at(c))
-            return ImmutableMatrix(out)
-        if isinstance(e, HeadConcat):
-            count = _int(e.count, "number of heads")
-            blocks = [walk(e.at(c)) for c in range(1, count + 1)]
-            joined = Matrix.vstack(*blocks) if e.axis == 0 else Matrix.hstack(*blocks)
-            return ImmutableMatrix(joined)
-        if isinstance(e, Op):
-            rebuilt = e.func(*[walk(a) if getattr(a, "is_Matrix", False) else a for a in e.args])
-            rows, cols = (_int(d, "size") for d in rebuilt.shape)
-            if isinstance(e, Elementwise) and not all(x.is_number for x in rebuilt.arg):
-                # Max(u, 0) of a symbolic u: kept unevaluated (same value), SymPy's sign analysis of
-                # a large u takes minutes and decides nothing here
-                with _evaluation(False):
-                    return ImmutableMatrix(rows, cols, lambda i, j: rebuilt._entry(Integer(i), Integer(j)))
-            return ImmutableMatrix(rows, cols, lambda i, j: rebuilt._entry(Integer(i), Integer(j)))
-        if isinstance(e, MatrixExpr):
-            return ImmutableMatrix(e.xreplace({a: walk(a) for a in e.args if getattr(a, "is_Matrix", False)})
-                                   .as_explicit())
-        raise TypeError(f"cannot make {type(e).__name__} explicit: {e}")
-
-    return walk(sympify(expr))
-
-
-def _int(value, what) -> int:
-    value = sympify(value)
-    if not value.is_Integer:
-        raise ValueError(f"{what} must be a number to write a matrix out, got {value}")
-    return int(value)
+from ..model.exact import Env, explicit  # noqa: F401  (the walker lives with the model; provers import it here)
 
 
 def evaluate(model, sizes: dict, env: Env | None = None, upto: str | None = None, opaque: bool = False) -> dict:
