@@ -143,6 +143,7 @@ PLUGINS: list[tuple[str, str]] = [
     ("figures", "symtf.latex.figures_cli"),
     ("check", "symtf.check.cli"),
     ("prove", "symtf.proofs.cli"),
+    ("eval", "symtf.numeric.cli"),
 ]
 
 

@@ -1,0 +1,84 @@
+"""``symtf eval``: run a variant's forward pass on a weights file (or random weights) and print every activation."""
+from __future__ import annotations
+
+import argparse
+
+HELP = "evaluate every activation of a model variant on weights and tokens"
+
+VARIANTS = ("zero", "simplified", "full", "full-no-ln", "gpt2")
+SIZE_FLAGS = ("n_vocab", "d_model", "d_head", "d_mlp", "H", "n_ctx")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", choices=VARIANTS, default="full")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--weights", metavar="W.npz", help="npz weights file in the post's column-vector shapes")
+    source.add_argument("--random", action="store_true", help="use random weights (see --seed and the size flags)")
+    parser.add_argument("--tokens", required=True, help="comma-separated token ids, e.g. 3,1,4")
+    parser.add_argument("--out", metavar="ACTS.npz", help="also write every activation to this npz file")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--dtype", choices=("float64", "float32"), default="float64")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --random")
+    for name in SIZE_FLAGS:
+        flag = "--" + name.replace("_", "-") if name != "H" else "--heads"
+        parser.add_argument(flag, dest=name, type=int, metavar="N", help=f"{name} for --random")
+
+
+def _parse_tokens(text: str) -> list[int]:
+    from symtf.errors import InputError
+
+    try:
+        tokens = [int(t) for t in text.replace(" ", "").split(",") if t != ""]
+    except ValueError:
+        raise InputError(f"--tokens: expected comma-separated integers like 3,1,4, got {text!r}") from None
+    if not tokens:
+        raise InputError("--tokens: no token ids given")
+    return tokens
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    import numpy as np
+
+    from symtf.errors import InputError
+    from symtf.numeric.compile import compile_forward
+    from symtf.numeric.weights import load_weights, random_weights
+
+    dtype = np.dtype(args.dtype)
+    tokens = _parse_tokens(args.tokens)
+    sizes = {name: getattr(args, name) for name in SIZE_FLAGS if getattr(args, name) is not None}
+    if args.random:
+        weights = random_weights(args.variant, sizes, args.seed)
+    else:
+        if sizes:
+            raise InputError("size flags only apply with --random (a weights file fixes the sizes)")
+        weights = load_weights(args.weights, args.variant, dtype)
+    f = compile_forward(args.variant, dtype)
+    acts = f(weights, tokens)
+    model = f.model
+    if args.out:
+        np.savez(args.out, **acts)
+    if args.format == "json":
+        print(json.dumps({
+            "variant": args.variant,
+            "tokens": tokens,
+            "dtype": args.dtype,
+            "activations": {
+                k: {"symbol": model[k].symbol.name, "per_head": model[k].per_head, "shape": list(v.shape),
+                    "values": v.tolist()}
+                for k, v in acts.items()
+            },
+        }))
+        return 0
+    print(f"{model.title}; tokens {tokens}; {args.dtype}")
+    width = max(len(k) for k in acts)
+    for k, v in acts.items():
+        a = model[k]
+        head = " (head axis first)" if a.per_head else ""
+        flat = v.ravel()
+        sample = ", ".join(f"{x:.6g}" for x in flat[:4]) + (", ..." if flat.size > 4 else "")
+        print(f"{k:<{width}}  {a.symbol.name:<12} {str(v.shape):<14}{head}  [{sample}]")
+    if args.out:
+        print(f"wrote {len(acts)} activations to {args.out}")
+    return 0
