@@ -25,7 +25,7 @@ from ..errors import PrintingError
 
 
 class SymtfNumPyPrinter(NumPyPrinter):
-    """Print symtf expressions as numpy code.
+    r"""Print symtf expressions as numpy code.
 
     ``onehot`` maps each one-hot input symbol to its layout: ``"columns"`` (the post's $t$,
     $n_\text{vocab} \times n$, one column per token) or ``"rows"`` (the row convention's
