@@ -34,6 +34,34 @@ class Op(MatrixExpr):
         return False
 
 
+class UnaryOp(Op):
+    """An operation on one matrix, with that matrix's shape."""
+
+    def __new__(cls, X):
+        X = sympify(X)
+        if not getattr(X, "is_Matrix", False):
+            raise TypeError(f"{cls.__name__} needs a matrix, got {X!r}")
+        return Op.__new__(cls, X)
+
+    @property
+    def arg(self):
+        return self.args[0]
+
+    @property
+    def shape(self):
+        return self.arg.shape
+
+
+class SquareOp(UnaryOp):
+    """A unary operation on a square (score) matrix; ``what`` names it in shape errors."""
+
+    what = "this operation"
+
+    def constraints(self):
+        rows, cols = self.arg.shape
+        return (SizeConstraint(rows, cols, f"{self.what} needs a square score matrix"),)
+
+
 def sum_over(term_of, count, index_name: str = "k") -> Expr:
     r"""$\sum_{k=0}^{count-1} f(k)$: an explicit ``Add`` when ``count`` is a number, else a ``Sum``."""
     count = sympify(count)

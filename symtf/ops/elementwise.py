@@ -6,27 +6,12 @@ They apply a scalar function to each entry; they are *not* SymPy's matrix functi
 from __future__ import annotations
 
 from sympy import Expr, Integer, Max, Rational, erf, pi, sqrt, tanh
-from sympy.core.sympify import _sympify
 
-from .base import Op
+from .base import UnaryOp
 
 
-class Elementwise(Op):
+class Elementwise(UnaryOp):
     """Base of the element-wise operations: shape of the argument, scalar applied per entry."""
-
-    def __new__(cls, X):
-        X = _sympify(X)
-        if not getattr(X, "is_Matrix", False):
-            raise TypeError(f"{cls.__name__} needs a matrix, got {X!r}")
-        return Op.__new__(cls, X)
-
-    @property
-    def arg(self):
-        return self.args[0]
-
-    @property
-    def shape(self):
-        return self.arg.shape
 
     @staticmethod
     def scalar(x: Expr) -> Expr:  # overridden by each operation

@@ -4,7 +4,7 @@ from __future__ import annotations
 from sympy import Integer, Piecewise, S, exp, oo
 from sympy.core.sympify import _sympify
 
-from .base import Op, SizeConstraint, sum_over
+from .base import Op, SquareOp, sum_over
 
 COLUMNS = Integer(0)  # normalise down each column: the post's p = softmax(ℓ), one column per token
 ROWS = Integer(1)  # normalise along each row: an attention pattern, row i = query i
@@ -53,23 +53,10 @@ class Softmax(Op):
         return Softmax(self.arg.T, axis=1 - self.axis)
 
 
-class CausalMask(Op):
+class CausalMask(SquareOp):
     r"""The post's padded score matrix: $S_{ij}$ for $j \le i$ and $-\infty$ above the diagonal."""
 
-    def __new__(cls, S_):
-        return Op.__new__(cls, _sympify(S_))
-
-    @property
-    def arg(self):
-        return self.args[0]
-
-    @property
-    def shape(self):
-        return self.arg.shape
-
-    def constraints(self):
-        rows, cols = self.arg.shape
-        return (SizeConstraint(rows, cols, "a causal mask needs a square score matrix"),)
+    what = "a causal mask"
 
     def _entry(self, i, j, **kwargs):
         value = self.arg._entry(i, j, **kwargs)
@@ -78,7 +65,7 @@ class CausalMask(Op):
         return Piecewise((value, j <= i), (-oo, True))
 
 
-class CausalSoftmax(Op):
+class CausalSoftmax(SquareOp):
     r"""$\text{softmax}^*(S)$: row-wise softmax of $S$ with the upper triangle set to $-\infty$.
 
     Entry $(i, j)$ is $e^{S_{ij}} / \sum_{k \le i} e^{S_{ik}}$ for $j \le i$ and exactly $0$ for
@@ -86,20 +73,7 @@ class CausalSoftmax(Op):
     convention ($\text{softmax}(QK^\top/\sqrt{d_k} + M)$ with $M$ the causal mask).
     """
 
-    def __new__(cls, S_):
-        return Op.__new__(cls, _sympify(S_))
-
-    @property
-    def arg(self):
-        return self.args[0]
-
-    @property
-    def shape(self):
-        return self.arg.shape
-
-    def constraints(self):
-        rows, cols = self.arg.shape
-        return (SizeConstraint(rows, cols, "softmax* needs a square score matrix"),)
+    what = "softmax*"
 
     def _entry(self, i, j, **kwargs):
         X = self.arg
