@@ -1,9 +1,9 @@
 """Cross-check 1: the lambdified rows against SymPy's own evaluation of the model's expressions.
 
 At small prime sizes with rational weights, each activation's expression is evaluated by SymPy,
-bottom-up in the table's order: the row's symbols are replaced by the explicit matrices already
-computed, the heads are written out (``HeadSum`` as a sum, ``HeadConcat`` as a block matrix) and
-every entry comes from the ops' own element-wise definitions (``as_explicit``). Each row is
+bottom-up in the table's order (``symtf.model.exact.evaluate_row``): the row's symbols are
+replaced by the explicit matrices already computed, the heads are written out and every entry
+comes from the ops' own element-wise definitions (``_entry``). Each row is
 exact given its inputs; its result is kept to 30 significant digits before the next row uses it
 (carrying exact square roots and exponentials through a whole network grows without bound).
 """
@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sympy import ImmutableMatrix, Integer, MatAdd, N, Rational
-from sympy.matrices import MatrixBase
-from sympy.matrices.expressions.blockmatrix import BlockMatrix
+from sympy import ImmutableMatrix, N, Rational
 
 from symtf.dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
-from symtf.model import Heads, Nonlinearity, Variant, build, h
+from symtf.model import Heads, Nonlinearity, Variant, build
+from symtf.model.exact import evaluate_row, one_hot
 from symtf.numeric import compile_forward, random_weights
-from symtf.ops import HeadConcat, HeadSum, Op
 
 SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, "n_ctx": 17}
 TOKENS = [3, 1, 4]
@@ -35,26 +33,8 @@ def _matrix(a: np.ndarray) -> ImmutableMatrix:
     return ImmutableMatrix(a.shape[0], a.shape[1], [Rational(float(x)) for x in a.ravel()])
 
 
-def _write_out_heads(expr, heads: int):
-    def sum_heads(node):
-        return MatAdd(*[node.at(c) for c in range(1, heads + 1)])
-
-    def concat_heads(node):
-        blocks = [node.at(c) for c in range(1, heads + 1)]
-        return BlockMatrix([blocks] if node.axis == 1 else [[b] for b in blocks])
-
-    expr = expr.replace(lambda e: isinstance(e, HeadSum), sum_heads)
-    return expr.replace(lambda e: isinstance(e, HeadConcat), concat_heads)
-
-
-def _explicit(expr):
-    """Bottom-up: each symtf op from its element-wise definition, SymPy's own nodes by ``doit``."""
-    if isinstance(expr, MatrixBase) or not getattr(expr, "is_Matrix", False):
-        return expr
-    expr = expr.func(*[_explicit(a) for a in expr.args])
-    if not isinstance(expr, Op):
-        expr = expr.doit()
-    return expr if isinstance(expr, MatrixBase) else expr.as_explicit()
+def _as_array(value) -> np.ndarray:
+    return np.array(value.tolist(), dtype=float)
 
 
 def sympy_forward(variant, weights, tokens) -> dict[str, np.ndarray]:
@@ -67,23 +47,17 @@ def sympy_forward(variant, weights, tokens) -> dict[str, np.ndarray]:
     for p in model.parameters:
         a = weights[p.key]
         if p.per_head:
-            for c in range(1, heads + 1):
-                values[p.symbol.xreplace({h: Integer(c)})] = _matrix(a[c - 1])
+            values[p.key] = [_matrix(a[c]) for c in range(heads)]
         else:
-            values[p.symbol] = _matrix(a[0] if a.ndim == len(p.shape) + 1 else a)
-    onehot = np.zeros((SIZES["n_vocab"], len(tokens)))
-    onehot[tokens, range(len(tokens))] = 1
-    values[model["tokens"].symbol] = _matrix(onehot)
+            values[p.key] = _matrix(a[0] if a.ndim == len(p.shape) + 1 else a)
+    values["tokens"] = one_hot(tokens, SIZES["n_vocab"])
     out = {}
     for act in model.activations[1:]:
-        results = []
-        for c in range(1, heads + 1) if act.per_head else [None]:
-            expr = act.expr if c is None else act.expr.xreplace({h: Integer(c)})
-            expr = _write_out_heads(expr, heads).xreplace(values).xreplace(sizes)
-            value = _explicit(expr).applyfunc(lambda x: N(x, DIGITS))
-            values[act.symbol if c is None else act.symbol.xreplace({h: Integer(c)})] = value
-            results.append(np.array(value.tolist(), dtype=float))
-        out[act.key] = np.stack(results) if act.per_head else results[0]
+        value = evaluate_row(model, act.key, sizes, values)  # exact, element-wise, from this row's inputs
+        rounded = [m.applyfunc(lambda x: N(x, DIGITS)) for m in value] if act.per_head else value.applyfunc(
+            lambda x: N(x, DIGITS))
+        values[act.key] = rounded
+        out[act.key] = np.stack([_as_array(m) for m in rounded]) if act.per_head else _as_array(rounded)
     return out
 
 
