@@ -17,7 +17,7 @@ import numpy as np
 from .. import dims
 from ..model.variants import Convention, Heads, Variant
 from . import numeric
-from .evaluate import BadRef, Unknown, expand, index_value, is_scalar
+from .evaluate import BadRef, CheckError, Unknown, expand, index_value, is_scalar
 
 TAGS = {"W": {"E", "pos", "P", "Q", "K", "V", "O", "U", "1", "2"}, "b": {"1", "2", "Q", "K", "V", "O"},
         "d": {"model", "head", "mlp", "vocab", "k", "v", "ff"}, "n": {"vocab", "ctx", "layers", "heads"},
@@ -57,6 +57,9 @@ class Context:
     condition: Any = None  # env -> bool: the index values a claim is made for ("when j > i")
     elementwise: bool = False  # defining a scalar function applied entry by entry: x \cdot y is entrywise
     lints: list = field(default_factory=list)  # (written, canonical latex) uses of a lint alias
+    literal: bool = False  # printed numbers only: report sizes as numbers, not as model sizes
+    examples: frozenset = frozenset()  # fvars holding a worked example's printed values (not random draws)
+    gelu: bool = False  # the MLP with the exact GELU (GPT-2's choice) instead of the post's ReLU
 
     # ------------------------------------------------------------------ model
     @property
@@ -71,8 +74,11 @@ class Context:
         kind = self.kind if self.kind in self.profile["activations"] else "full"
         if kind in ("zero", "simplified"):
             return kind
+        from ..model.variants import Nonlinearity
+
         return Variant(layernorm=self.ln, heads=Heads.CONCAT if self.concat else Heads.ADDITIVE,
-                       convention=Convention.ROW if self.row else Convention.COLUMN)
+                       convention=Convention.ROW if self.row else Convention.COLUMN,
+                       nonlinearity=Nonlinearity.GELU if self.gelu else Nonlinearity.RELU)
 
     @cached_property
     def values(self) -> numeric.Values:
@@ -91,10 +97,15 @@ class Context:
 
     # ------------------------------------------------------------------ sizes
     def size_value(self, name: str):
+        bound = self.fvars.get(name)
+        if bound is not None and is_scalar(bound):  # "x with d entries": d bound by the section
+            return int(bound)
         key = self.profile["sizes"].get(name)
         return None if key is None else int(self.values.sizes[getattr(dims, key)])
 
     def dim_name(self, k: int) -> str:
+        if self.literal:
+            return str(k)
         sizes = self.values.sizes
         for sym, v in sizes.items():
             if v == k and sym is not dims.n_layers:
@@ -149,7 +160,53 @@ class Context:
             x = self._act("embed", None).value
             if all(not is_scalar(c) for c in cols) and np.array_equal(np.concatenate(cols, axis=1), x):
                 return self._act("head_out", None).value
+        if name in ("Attn", "Attention") and len(args) == 3 and self.kind == "full":
+            return self._attention([ev.ev(a, env) for a in args], ev)
+        if name in ("FFN", "MLP") and len(args) == 1 and self.kind == "full":
+            return self._ffn(ev.ev(args[0], env), ev)
         raise Unknown(f"{name}(·) is not checked in the {self.kind} model")
+
+    def _attention(self, qkv, ev):
+        """Scaled dot-product attention of the given queries, keys and values (causal in the masked reading).
+
+        Row convention: ``softmax(Q K^T / sqrt(d_k)) V`` with the softmax along each row; column
+        convention (tokens are columns): ``V softmax(Q^T K / sqrt(d_k))^T``, the same numbers transposed.
+        """
+        from .evaluate import ShapeMismatch
+
+        if any(is_scalar(x) for x in qkv):
+            raise ShapeMismatch("attention of a scalar")
+        q, k, v = (x if self.row else x.T for x in qkv)
+        if q.shape[1] != k.shape[1] or k.shape[0] != v.shape[0]:
+            raise ShapeMismatch(f"attention of queries {ev.dims(qkv[0])}, keys {ev.dims(qkv[1])}, "
+                                f"values {ev.dims(qkv[2])}: the sizes do not fit")
+        scores = q @ k.T / np.sqrt(q.shape[1])
+        if self.masked:
+            if scores.shape[0] != scores.shape[1]:
+                raise ShapeMismatch("a causal mask needs as many queries as keys")
+            scores = numeric.causal_mask(scores)
+        out = numeric.softmax(scores, 1) @ v
+        return out if self.row else out.T
+
+    def _ffn(self, x, ev):
+        """The model's MLP applied to ``x``: ``act(x W_1 + b_1) W_2 + b_2`` (row) / ``W_2 act(W_1 x + b_1) + b_2``."""
+        from ..model.variants import Nonlinearity
+        from .evaluate import ShapeMismatch
+
+        w1, b1, w2, b2 = (self._param(k, None).value for k in ("W_1", "b_1", "W_2", "b_2"))
+        kind = getattr(self.model.variant, "nonlinearity", None)
+        act = {Nonlinearity.RELU: np.maximum, Nonlinearity.GELU: lambda v, _: numeric.gelu(v)}.get(kind)
+        if act is None:
+            raise Unknown(f"the MLP nonlinearity {kind} is not checked")
+        if is_scalar(x):
+            raise ShapeMismatch("an MLP applied to a scalar")
+        if self.row:
+            if x.shape[1] != w1.shape[0]:
+                raise ShapeMismatch(f"an MLP applied to {ev.dims(x)}: rows of d_model entries expected")
+            return act(x @ w1 + b1.T, 0) @ w2 + b2.T
+        if x.shape[0] != w1.shape[1]:
+            raise ShapeMismatch(f"an MLP applied to {ev.dims(x)}: columns of d_model entries expected")
+        return w2 @ act(w1 @ x + b1, 0) + b2
 
     # ------------------------------------------------------------------ symbols
     def _param(self, key: str, head):
@@ -205,6 +262,18 @@ class Context:
 
     def resolve(self, node, env) -> Ref:
         _, base, sub, sup = node
+        if sup is not None and re.fullmatch(r"\d", sup) and base not in self.fvars:
+            try:
+                ref = self.resolve(("sym", base, sub, None), env)
+            except CheckError:
+                ref = None
+            if ref is not None and ref.kind == "size":  # d_\text{model}^2: a power of a size
+                return Ref(ref.value ** int(sup), ref.latex + "^" + sup, "size")
+        if base in self.fvars and sup is not None and re.fullmatch(r"\d", sup):
+            ref = self.resolve(("sym", base, sub, None), env)  # \sigma^2, x_i^2 of a bound variable
+            if not is_scalar(ref.value):
+                raise Unknown(f"a power of the vector {base}")
+            return Ref(ref.value ** int(sup), base, "variable")
         if base in self.fvars and sup is None:
             v = self.fvars[base]
             if sub is None:
@@ -220,8 +289,13 @@ class Context:
                 layer = m.group(1)
             elif base == "W" and sub is None and sup in TAGS["W"]:
                 tag = sup  # W^Q, as in most papers
+            elif base == "W" and sup in TAGS["W"] and sub is not None and sub not in TAGS["W"]:
+                tag, head, sub = sup, sub, None  # W_i^Q: head i's W^Q (Vaswani et al.)
             else:
                 head = sup
+        alias = self.profile.get("head_alias", {}).get(base)
+        if alias and sub is not None and sup is None:  # \text{head}_i: head i's result
+            return self.resolve(("sym", alias, None, sub), env)
         if sub is not None:
             named = f"{base}_{sub}"
             if tag is None and (sub in TAGS.get(base, ()) or named in self.profile["params"] or
@@ -277,7 +351,8 @@ class Context:
             raise BadRef(f"{self.latex_of(node)} is not defined in the {self.kind} model, which names it "
                          f"{self.latex_of(fix)}", (node, fix))
         if table.get(key) == "mask":  # the additive causal mask: 0 on and below the diagonal, −∞ above
-            return Ref(numeric.causal_mask(np.zeros((self.n, self.n))), "M", "activation")
+            ref = Ref(numeric.causal_mask(np.zeros((self.n, self.n))), "M", "activation")
+            return self._select(ref, index, env, node) if index else ref
         if key in table and table[key]:
             ref = self._act(table[key], self._head(head, env))
             return self._select(ref, index, env, node) if index else ref

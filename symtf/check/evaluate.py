@@ -161,6 +161,10 @@ class Evaluator:
         if is_scalar(value):
             raise ShapeMismatch("an index on a scalar")
         j = index_value(node[2], env, self.ctx)
+        if 1 in value.shape and value.shape != (1, 1) and value.shape[1] == 1:  # an entry of a column vector
+            if not 1 <= j <= value.size:
+                raise BadRef(f"entry {j} of a vector with {value.size} entries")
+            return value.flat[j - 1]
         if not 1 <= j <= value.shape[1]:
             raise BadRef(f"column {j} of a matrix with {value.shape[1]} columns")
         return value[:, j - 1:j]
@@ -220,9 +224,13 @@ class Evaluator:
         shapes = [np.shape(v) for v in values]
         big = max(shapes, key=lambda sh: (len(sh), int(np.prod(sh)) if sh else 0))
         for t, v, shape in zip(terms, values, shapes):
-            if shape == big or (not shape and t[0] == "call" and t[1] in ("mu", "sigma")):
+            if shape == big or (not shape and (t[0] == "call" and t[1] in ("mu", "sigma") or
+                                               t[0] == "sym" and t[1] in (r"\mu", r"\sigma") and not t[2])):
                 continue
             if shape and big and shape[1] == 1 and shape[0] == big[0] and self.ctx.is_bias(t):
+                continue
+            if self.ctx.row and shape and big and shape[1] == 1 and shape[0] == big[1] and self.ctx.is_bias(t):
+                values[terms.index(t)] = v.T  # row convention: the bias is added to every token row
                 continue
             other = next(t2 for t2, s2 in zip(terms, shapes) if s2 == big)
             fix = None
@@ -281,7 +289,7 @@ class Evaluator:
 
     def _call(self, node, env):
         _, name, star, args = node
-        if name in ("T", "Attn", "Attention", "MultiHead"):
+        if name in ("T", "Attn", "Attention", "MultiHead", "FFN", "MLP"):
             return self.ctx.model_call(name, args, env, self)
         values = [self.ev(a, env) for a in args]
         x = values[0]

@@ -29,7 +29,7 @@ def size_expr(node, ctx: Context):
         return Integer(int(node[1]))
     if kind == "sym" and node[3] is None:
         name = node[1] + (f"_{node[2]}" if node[2] else "")
-        key = ctx.profile["sizes"].get(name)
+        key = ctx.profile["sizes"].get(name) or ctx.profile.get("shape_sizes", {}).get(name)
         if key is None and name in ctx.profile.get("lint_sizes", {}):
             key = ctx.profile["lint_sizes"][name][0]
             ctx.lints.append((name, ctx.profile["lint_sizes"][name][1]))
@@ -57,6 +57,23 @@ def is_shape(node) -> bool:
 
 
 def check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Finding]:
+    if any(n[0] == "sym" and n[1] == "d" and n[2] is None and n[3] is None for n in _nodes(stated_node)):
+        # a bare d is d_model in most papers (X ∈ R^{n×d}) and d_head where it scales scores: accept either
+        found = []
+        for meaning in ("d_model", "d_head"):
+            reading = ctx.with_(profile={**ctx.profile, "sizes": {**ctx.profile["sizes"], "d": meaning}})
+            found.append(_check_shape(line, latex, stated_node, subjects, reading))
+        for i in range(len(found[0])):
+            pair = [f[i] for f in found]
+            good = next((f for f in pair if f.status == "verified"), None)
+            found[0][i] = good or pair[0]
+            if good is not None:
+                good.message += " (reading d as " + ("d_model" if good is pair[0] else "d_head") + ")"
+        return found[0]
+    return _check_shape(line, latex, stated_node, subjects, ctx)
+
+
+def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Finding]:
     try:
         stated = shape_of(stated_node, ctx)
     except CheckError as exc:
@@ -75,12 +92,20 @@ def check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findin
                 continue
             derived = ref.symbol.shape
             if ref.latex == "W_O" and reading.concat:
-                derived = (dims.d_model, dims.H * dims.d_head)
+                derived = (dims.H * dims.d_head, dims.d_model) if reading.row else (dims.d_model, dims.H * dims.d_head)
             relations = dict(reading.model.relations)
             verdict, why = compare_shapes(stated, derived, relations)
             verdicts.append((verdict, why, derived, ref))
         name = unparse(subject)
         good = [v for v in verdicts if v[0] is Verdict.CONSISTENT]
+        flipped = [v for v in good if len(stated) == 2 and tuple(stated) != tuple(v[2]) and
+                   tuple(stated) == tuple(v[2])[::-1]]
+        if good and len(flipped) == len(good):  # d_model × H d_head for H d_head × d_model: equal sizes, wrong way round
+            derived = good[0][2]
+            out.append(Finding(line, latex, "mismatch", "shape", f"{unparse(subject)}: stated {latex_shape(stated)}, "
+                               f"the model has {latex_shape(derived)} (the axes are swapped; the sizes agree only "
+                               f"because d_model = H d_head)", latex_shape(derived)))
+            continue
         if good:
             out.append(Finding(line, latex, "verified", "shape", f"{name} is {latex_shape(good[0][2])}"))
             continue
@@ -147,6 +172,11 @@ def _config_for(header: str):
     key = re.sub(r"[^a-z0-9]", "", re.sub(r"\(.*?\)", "", header.lower()))
     if not key:
         return None
+    whole = re.sub(r"[^a-z0-9]", "", header.lower())  # "GPT-2 (small)"
+    if whole != key and not re.search(r"\(\s*\d{4}\s*\)", header):
+        found = _config_for(re.sub(r"[()]", " ", header))
+        if found is not None:
+            return found
     hits = [cid for cid, cfg in dims.CONFIGS.items()
             if re.sub(r"[^a-z0-9]", "", cfg.name.lower()).startswith(key) or cid.replace("-", "") == key]
     return dims.CONFIGS[hits[0]] if len(hits) == 1 else None
@@ -168,54 +198,138 @@ def _rounds_to(count: int, published: str) -> bool:
     return value in (exact.quantize(value, rounding=ROUND_HALF_UP), exact.quantize(value, rounding=ROUND_DOWN))
 
 
+# Published figures of models outside the GPT parameter formula (MoE / multi-head latent attention):
+# checked as published, never derived. Source: config.json of deepseek-ai/DeepSeek-V3 and its model card.
+_DEEPSEEK_SRC = "config.json of deepseek-ai/DeepSeek-V3"
+PUBLISHED = {
+    "deepseekv3": {
+        "name": "DeepSeek-V3",
+        "total": ("671B", "671B total parameters (37B activated per token), as published"),
+        "d_model": (7168, f"hidden_size = 7168 ({_DEEPSEEK_SRC})"),
+        "n_heads": (128, f"num_attention_heads = 128 ({_DEEPSEEK_SRC})"),
+        "d_mlp": ({18432: "intermediate_size = 18432, the dense layers' MLP",
+                   2048: "moe_intermediate_size = 2048, one routed expert's MLP"}, _DEEPSEEK_SRC),
+        "d_head": ({128: "v_head_dim = 128 (value heads); query/key heads are 192 = 128 + 64",
+                    192: "query/key heads: qk_nope_head_dim + qk_rope_head_dim = 128 + 64 = 192; value heads are 128"},
+                   "DeepSeek-V3 uses multi-head latent attention, whose heads are not d_model / H = 7168/128 = 56 "
+                   "wide: value heads have v_head_dim = 128 and query/key heads qk_nope_head_dim + qk_rope_head_dim "
+                   f"= 128 + 64 = 192 ({_DEEPSEEK_SRC})", "128 (value heads), 192 (query/key heads)"),
+        "n_layers": (61, f"num_hidden_layers = 61 ({_DEEPSEEK_SRC})"),
+        "n_vocab": (129280, f"vocab_size = 129280 ({_DEEPSEEK_SRC})"),
+        "n_ctx": (163840, f"max_position_embeddings = 163840 ({_DEEPSEEK_SRC})"),
+    },
+}
+
+
+def _key(header: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", re.sub(r"\(.*?\)", "", header.lower()))
+
+
+def _published_for(header: str):
+    key = _key(header)
+    return PUBLISHED.get(key) if key else None
+
+
+def _names_model(text: str) -> bool:
+    return _config_for(text) is not None or _published_for(text) is not None
+
+
+def _orientation(table) -> str | None:
+    """"columns" when the header names the models, "rows" when each row's first cell does, else None."""
+    if table.header[1:] and any(_names_model(h) for h in table.header[1:]):
+        return "columns"
+    if table.rows and any(_names_model(cells[0]) for _, cells in table.rows if cells) and \
+            any(_field(h) for h in table.header[1:]):
+        return "rows"
+    return None
+
+
 def is_figures_table(table) -> bool:
-    return sum(1 for h in table.header[1:] if _config_for(h)) >= 1 and bool(table.header[1:])
+    return _orientation(table) is not None
+
+
+def _cells(table):
+    """(line, field label, model header, cell text) for every figure of the table, in either orientation."""
+    if _orientation(table) == "columns":
+        for line, cells in table.rows:
+            for header, cell in zip(table.header[1:], cells[1:]):
+                yield line, cells[0], header, cell
+    else:
+        for line, cells in table.rows:
+            for label, cell in zip(table.header[1:], cells[1:]):
+                yield line, label, cells[0], cell
+
+
+def _check_published(line, text, field, pub) -> Finding:
+    entry = pub.get(field)
+    if entry is None:
+        return Finding(line, text, "unchecked", "figures", f"{pub['name']}: no published {field} recorded")
+    if field == "total":
+        try:
+            value, unit = dims.parse_published(text)
+            want, wunit = dims.parse_published(entry[0])
+        except ValueError as exc:
+            return Finding(line, text, "unparsed", "figures", str(exc))
+        ok = value * unit == want * wunit
+        return Finding(line, text, "verified" if ok else "mismatch", "figures",
+                       f"{pub['name']}: {entry[1]} (a published figure; the GPT parameter formula does not apply "
+                       f"to a mixture-of-experts model)", None if ok else entry[0])
+    try:
+        got = int(text.replace(",", ""))
+    except ValueError:
+        return Finding(line, text, "unparsed", "figures", f"{text!r} is not a whole number")
+    if isinstance(entry[0], dict):  # several published values, each for a stated part of the model
+        if got in entry[0]:
+            return Finding(line, text, "verified", "figures", f"{pub['name']}: {entry[0][got]} ({_DEEPSEEK_SRC})")
+        expected = entry[2] if len(entry) > 2 else ", ".join(str(k) for k in entry[0])
+        return Finding(line, text, "mismatch", "figures", f"{pub['name']}: {got} is not a published {field}. "
+                       + (entry[1] if len(entry) > 2 else f"published: {expected} ({entry[1]})"), expected)
+    ok = got == entry[0]
+    return Finding(line, text, "verified" if ok else "mismatch", "figures",
+                   f"{pub['name']}: {entry[1]}" + ("" if ok else f", not {got}"), None if ok else str(entry[0]))
 
 
 def check_figures(table) -> list[Finding]:
     out = []
-    columns = [(h, _config_for(h)) for h in table.header[1:]]
-    values = {}
-    for line, cells in table.rows:
-        field = _field(cells[0])
-        for (header, cfg), cell in zip(columns, cells[1:]):
-            values[(header, field)] = cell
-    for line, cells in table.rows:
-        field = _field(cells[0])
-        for (header, cfg), cell in zip(columns, cells[1:]):
-            text = cell.strip()
-            if field is None:
-                out.append(Finding(line, text, "unchecked", "figures", f"row {cells[0]!r} is not a known figure"))
-            elif cfg is None:
-                why = f"{header}: not among the named configurations (symtf.dims.CONFIGS)"
-                if field == "d_head":
-                    try:
-                        d, heads = (int(values[(header, f)].replace(",", "")) for f in ("d_model", "n_heads"))
-                        rel = "equals" if d // heads == int(text.replace(",", "")) and d % heads == 0 else "differs from"
-                        why += f"; the value {rel} d_model / H = {d}/{heads} (a relation only)"
-                    except (KeyError, ValueError):
-                        pass
-                out.append(Finding(line, text, "unchecked", "figures", why))
-            elif field == "total":
+    values = {(header, _field(label)): cell for _, label, header, cell in _cells(table)}
+    for line, label, header, cell in _cells(table):
+        field, cfg, text = _field(label), _config_for(header), cell.strip()
+        pub = None if cfg else _published_for(header)
+        if field is None:
+            out.append(Finding(line, text, "unchecked", "figures", f"row {label!r} is not a known figure"))
+        elif pub is not None:
+            out.append(_check_published(line, text, field, pub))
+        elif cfg is None:
+            why = f"{header}: not among the named configurations (symtf.dims.CONFIGS)"
+            if field == "d_head":
                 try:
-                    ok = _rounds_to(cfg.param_count(), text)
-                except ValueError as exc:
-                    out.append(Finding(line, text, "unparsed", "figures", str(exc)))
-                    continue
-                out.append(Finding(line, text, "verified" if ok else "mismatch", "figures",
-                                   f"{cfg.name}: {cfg.param_count():,} parameters " +
-                                   ("round to " if ok else "do not round to ") + text,
-                                   None if ok else cfg.published_total))
-            else:
-                want = getattr(cfg, field)
-                try:
-                    got = int(text.replace(",", ""))
-                except ValueError:
-                    out.append(Finding(line, text, "unparsed", "figures", f"{text!r} is not a whole number"))
-                    continue
-                status = "verified" if got == want else "mismatch"
-                out.append(Finding(line, text, status, "figures", f"{cfg.name}: {field} = {want}" +
-                                   ("" if got == want else f", not {got}"), None if got == want else str(want)))
+                    d, heads = (int(values[(header, f)].replace(",", "")) for f in ("d_model", "n_heads"))
+                    rel = "equals" if d // heads == int(text.replace(",", "")) and d % heads == 0 else "differs from"
+                    why += f"; the value {rel} d_model / H = {d}/{heads} (a relation only)"
+                except (KeyError, ValueError):
+                    pass
+            out.append(Finding(line, text, "unchecked", "figures", why))
+        elif field == "total":
+            try:
+                ok = _rounds_to(cfg.param_count(), text)
+            except ValueError as exc:
+                out.append(Finding(line, text, "unparsed", "figures", str(exc)))
+                continue
+            out.append(Finding(line, text, "verified" if ok else "mismatch", "figures",
+                               f"{cfg.name}: {cfg.param_count():,} parameters by the parameter formula " +
+                               ("round to " if ok else "do not round to ") + text,
+                               None if ok else cfg.published_total))
+        else:
+            want = getattr(cfg, field)
+            try:
+                got = int(text.replace(",", ""))
+            except ValueError:
+                out.append(Finding(line, text, "unparsed", "figures", f"{text!r} is not a whole number"))
+                continue
+            status = "verified" if got == want else "mismatch"
+            out.append(Finding(line, text, status, "figures", f"{cfg.name}: {field} = {want}" +
+                               ("" if got == want else f", not {got}") + f" ({cfg.source})",
+                               None if got == want else str(want)))
     return out
 
 
@@ -238,7 +352,8 @@ def _named_configs(prose: str) -> list:
     return [cs[0] for fam, cs in families.items() if len(cs) == 1 and re.search(re.escape(fam) + r"\b", text)]
 
 
-def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str) -> list[Finding] | None:
+def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
+                        default: bool = True) -> list[Finding] | None:
     """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one."""
     if any(node[0] not in ("num", "sym", "mul", "frac") or node[0] == "sym" and node[3] is not None
            for e in exprs for node in _nodes(e)):
@@ -250,6 +365,7 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str) -> l
     if not any(s.free_symbols for s in sides):
         return None
     named = _named_configs(prose)
+    published = [pub for key, pub in PUBLISHED.items() if key in re.sub(r"[^a-z0-9]", "", prose.lower())]
     out = []
     for a, b, rel, ea, eb in zip(sides, sides[1:], rels, exprs, exprs[1:]):
         text = unparse(("chain", [ea, eb], [rel])) if len(rels) > 1 else latex
@@ -257,6 +373,18 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str) -> l
             out.append(Finding(line, text, "unchecked", "figures", "n is the length of one input, not a model size"))
             continue
         literal = not (a.free_symbols and b.free_symbols)
+        if literal and not named and published:
+            out.append(_published_relation(line, text, a, b, published[0]))
+            continue
+        if literal and not named and not default:
+            holds = [c.name for c in dims.CONFIGS.values() if (a - b).subs(c.sizes()) == 0]
+            if rel == "=" and holds:
+                out.append(Finding(line, text, "verified", "figures", f"holds for {holds[0]} (no model is named "
+                                   "here; the value is that configuration's)"))
+            else:
+                out.append(Finding(line, text, "unchecked", "figures", "a value of no model named here "
+                                   "(an example's own size?): nothing to check it against"))
+            continue
         # a number is a claim about one model: the one the prose names, else GPT-2 Small (the post's example)
         configs = (named or [dims.CONFIGS["gpt2-small"]]) if literal else list(dims.CONFIGS.values())
         failing = [c.name for c in configs if (a - b).subs(c.sizes()) != 0]
@@ -272,3 +400,14 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str) -> l
         else:
             out.append(Finding(line, text, "verified", "figures", f"holds for {where}"))
     return out
+
+
+def _published_relation(line, text, a, b, pub) -> Finding:
+    """``d_\\text{model} = 7168`` said of a model known only by its published figures."""
+    sym, num = (a, b) if b.is_number else (b, a)
+    field = {dims.d_model: "d_model", dims.d_mlp: "d_mlp", dims.H: "n_heads", dims.d_head: "d_head",
+             dims.n_layers: "n_layers", dims.n_vocab: "n_vocab", dims.n_ctx: "n_ctx"}.get(sym)
+    if field is None or not num.is_number or not num.is_integer:
+        return Finding(line, text, "unchecked", "figures", f"{pub['name']}: only single published sizes are checked")
+    found = _check_published(line, str(int(num)), field, pub)
+    return Finding(line, text, found.status, "figures", found.message, found.expected)

@@ -46,10 +46,12 @@ ROW: dict = {
     "name": "row",
     "convention": "row",
     "sizes": dict(_SIZES, d="d_head", d_model="d_model"),
+    "shape_sizes": {"h": "H"},  # in a shape or size relation, h is the number of heads (Vaswani et al.)
     "lint_sizes": {"d_vocab": ("n_vocab", r"n_\text{vocab}")},
     "params": dict(_PARAMS),
     "per_head": ["Q", "K", "V", "S", "A", "Z", "O"],
     "entries": {},
+    "head_alias": {r"\text{head}": "Z"},  # head_i = Attention(X W_i^Q, X W_i^K, X W_i^V): head i's result
     "activations": {
         "full": {"T": "tokens", "X": "embed", "X^(0)": "embed", "X^(0)_LN": "ln1", "Q": "q", "K": "k", "V": "v",
                  "S": "scores", "A": "pattern", "Z": "result", "O": "head_out", "X^(1)": "resid_mid",

@@ -39,6 +39,10 @@ _TOKEN = re.compile(
 )
 
 
+_CANONICAL = {"softmax": "softmax", "layernorm": "LayerNorm", "relu": "ReLU", "gelu": "GELU", "ln": "LN",
+              "ffn": "FFN", "mlp": "MLP", "attention": "Attention", "multihead": "MultiHead"}
+
+
 class ParseError(InputError):
     """The fragment is not in the grammar; the message says where."""
 
@@ -197,6 +201,7 @@ class Parser:
             return ("sym", val, None, None)
         if kind == "word":
             star = False
+            val = _CANONICAL.get(val.lower().rstrip("*"), val.rstrip("*")) + ("*" if val.endswith("*") else "")
             if val in FUNCTIONS or val.rstrip("*") in FUNCTIONS:
                 star = val.endswith("*")
                 val = val.rstrip("*")
@@ -215,6 +220,9 @@ class Parser:
             return ("sym", r"\text{" + val + "}", None, None)
         if kind == "cmd":
             name = val[1:]
+            if name in ("hat", "tilde", "bar", "widetilde", "widehat", "overline") and self.at("{"):
+                inner = self.group_text()  # \tilde{X}: a decorated symbol of its own
+                return ("sym", f"\\{name}{{{inner}}}", None, None)
             if name in ("dots", "vdots", "ddots"):
                 return ("dots",)
             if name == "infty":

@@ -44,7 +44,10 @@ def unparse(node) -> str:
         return _wrap(node[1]) + "^{" + unparse(node[2]) + "}"
     if kind == "mul":
         op = {"*": " ", "/": " / ", "⊙": r" \odot ", "×": r" \times "}[node[3]]
-        return _wrap(node[1], True) + op + _wrap(node[2], True)
+        left, right = _wrap(node[1], True), _wrap(node[2], True)
+        if op == " " and left[-1:].isdigit() and (right[:1].isdigit() or right[:1] == "."):
+            op = r" \cdot "  # 12 \cdot 768, never "12 768"
+        return left + op + right
     if kind == "add":
         out = ""
         for sign, t in zip(node[2], node[1]):
