@@ -87,11 +87,15 @@ def to_markdown(t: Table) -> str:
         math = [f"$${row.latex}$$", f"$${row.shape}$$"]
         return [row.name, *math] if len(t.header) == 3 else math
 
-    body = [list(t.header)] + [cells(r) for r in t.rows]
-    widths = [max(len(line[i]) for line in body) for i in range(len(t.header))]
+    return pipe_table([list(t.header)] + [cells(r) for r in t.rows])
+
+
+def pipe_table(lines: list[list[str]]) -> str:
+    """A Kramdown pipe table (first line the header), columns padded to a common width."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     fmt = lambda line: "| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |"  # noqa: E731
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([fmt(body[0]), rule, *map(fmt, body[1:])])
+    return "\n".join([fmt(lines[0]), rule, *map(fmt, lines[1:])])
 
 
 def to_json(tables: list[Table]) -> str:
@@ -152,8 +156,4 @@ def key_figures_markdown(columns=KEY_FIGURES_COLUMNS) -> str:
         (f"$${LATEX[n_vocab]}$$", lambda c: str(c.n_vocab)),
         ("Context length", lambda c: str(c.n_ctx)),
     )
-    body = [header] + [[label, *(value(cfg) for cfg, _ in configs)] for label, value in fields]
-    widths = [max(len(line[i]) for line in body) for i in range(len(header))]
-    fmt = lambda line: "| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |"  # noqa: E731
-    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([fmt(body[0]), rule, *map(fmt, body[1:])])
+    return pipe_table([header] + [[label, *(value(cfg) for cfg, _ in configs)] for label, value in fields])
