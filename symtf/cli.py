@@ -144,14 +144,28 @@ PLUGINS: list[tuple[str, str]] = [
     ("check", "symtf.check.cli"),
     ("prove", "symtf.proofs.cli"),
     ("eval", "symtf.numeric.cli"),
+    ("report", "symtf.report.cli"),
 ]
 
 
 def _plugin(name: str, module: str) -> Subcommand:
     import importlib
 
-    mod = importlib.import_module(module)
-    return Subcommand(name, mod.HELP, mod.configure, mod.run)
+    try:
+        mod = importlib.import_module(module)
+        return Subcommand(name, mod.HELP, mod.configure, mod.run)
+    except Exception as exc:  # one broken plugin must not take the other subcommands down
+        reason = f"{module} failed to import: {type(exc).__name__}: {exc}"
+
+        def unavailable(args: argparse.Namespace) -> int:
+            from symtf.errors import SymtfError
+
+            raise SymtfError(f"unavailable: {reason}")
+
+        def accept_anything(parser: argparse.ArgumentParser) -> None:
+            parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+        return Subcommand(name, f"(unavailable: {reason})", accept_anything, unavailable)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -177,11 +191,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if isinstance(getattr(args, "post", None), str):
+            # Every subcommand's POST.md is vetted here: missing, directory, binary, empty, huge.
+            from symtf.inputs import read_text_input
+
+            read_text_input(args.post)
         return args._run(args)
-    except (SymtfError, OSError) as exc:
+    except (SymtfError, OSError, UnicodeError) as exc:
         if args.debug:
             raise
         print(f"symtf {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: one line, the traceback with --debug
+        if args.debug:
+            raise
+        print(f"symtf {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(run `symtf --debug ...` for the traceback)", file=sys.stderr)
         return EXIT_USAGE
 
 

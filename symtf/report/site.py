@@ -1,0 +1,66 @@
+"""mkdocs hook (``hooks:`` in mkdocs.yml): the generated pages and the vendored KaTeX.
+
+- ``on_config``: adds "GPT-2 differences" to the navigation when docs/gpt2-differences.md exists.
+- ``on_files``: adds the pages of :mod:`symtf.report.pages`, generated from a report, and KaTeX's
+  dist files (from the npm package in tests/js/node_modules/katex, no CDN) under assets/katex/.
+
+The report is read from the JSON file named by ``SYMTF_REPORT_JSON`` (what ``symtf report --out
+DIR`` writes as DIR/report.json) when it is set, and built afresh otherwise.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[2]
+KATEX_DIST = ROOT / "tests" / "js" / "node_modules" / "katex" / "dist"
+KATEX_FILES = ("katex.min.js", "katex.min.css")
+
+
+def katex_dist() -> Path:
+    override = os.environ.get("SYMTF_KATEX_DIST")
+    dist = Path(override) if override else KATEX_DIST
+    if not (dist / "katex.min.js").is_file():
+        raise PluginError(f"KaTeX not found at {dist}: run `npm ci` in tests/js (the site vendors it, no CDN)")
+    return dist
+
+
+def load_report() -> dict:
+    path = os.environ.get("SYMTF_REPORT_JSON")
+    if path:
+        try:
+            return json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PluginError(f"SYMTF_REPORT_JSON={path}: {exc}") from exc
+    from symtf.report.run import build_report
+
+    return build_report()
+
+
+def on_config(config, **kwargs):
+    if (Path(config["docs_dir"]) / "gpt2-differences.md").is_file():
+        nav = config["nav"] or []
+        if not any(isinstance(item, dict) and "gpt2-differences.md" in item.values() for item in nav):
+            at = next((i + 1 for i, item in enumerate(nav) if isinstance(item, dict) and "conventions.md" in item.values()), len(nav))
+            nav.insert(at, {"GPT-2 differences": "gpt2-differences.md"})
+            config["nav"] = nav
+    return config
+
+
+def on_files(files, config, **kwargs):
+    from symtf.report.pages import generate_pages
+
+    for name, page in generate_pages(load_report()).items():
+        existing = files.get_file_from_path(name)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, name, content=page))
+    dist = katex_dist()
+    assets = [dist / name for name in KATEX_FILES] + sorted(p for p in (dist / "fonts").iterdir() if p.is_file())
+    for path in assets:
+        files.append(File.generated(config, f"assets/katex/{path.relative_to(dist).as_posix()}", abs_src_path=str(path)))
+    return files
