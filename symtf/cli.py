@@ -168,7 +168,9 @@ def _plugin(name: str, module: str) -> Subcommand:
         return Subcommand(name, f"(unavailable: {reason})", accept_anything, unavailable)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``only``) one whose plugin subcommands other than ``only`` are not
+    imported: a subcommand then pays only for its own imports."""
     from symtf import __version__
 
     parser = argparse.ArgumentParser(
@@ -178,8 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
-    for command in SUBCOMMANDS + [_plugin(name, module) for name, module in PLUGINS]:
+    for command in SUBCOMMANDS:
         child = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(child)
+        child.set_defaults(_run=command.run)
+    for name, module in PLUGINS:
+        if only is not None and name != only:
+            sub.add_parser(name)  # its name stays a valid choice; its module is not imported
+            continue
+        command = _plugin(name, module)
+        child = sub.add_parser(name, help=command.help, description=command.help)
         command.configure(child)
         child.set_defaults(_run=command.run)
     return parser
@@ -188,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from symtf.errors import SymtfError
 
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(only=chosen if chosen in dict(PLUGINS) else None)
     args = parser.parse_args(argv)
     try:
         if isinstance(getattr(args, "post", None), str):
