@@ -132,15 +132,22 @@ def _holds_on_range(cond, var, lo, hi):
     return None
 
 
+def rewrite_sums(e, rule):
+    r"""Apply ``rule(s, var, lo, hi)`` to every one-index $\sum_{var=lo}^{hi}$ in ``e`` (others are kept)."""
+
+    def one(s):
+        if not isinstance(s, Sum) or len(s.limits) != 1:
+            return s
+        return rule(s, *s.limits[0])
+
+    return sympify(e).replace(lambda x: isinstance(x, Sum), one)
+
+
 def resolve_piecewise(e):
     r"""Inside $\sum_{j=a}^{b}$, a ``Piecewise`` whose first condition is decided on all of $a..b$ is replaced by its branch."""
     from sympy import Piecewise
 
-    def rule(s):
-        if not isinstance(s, Sum) or len(s.limits) != 1:
-            return s
-        var, lo, hi = s.limits[0]
-
+    def rule(s, var, lo, hi):
         def pick(p):
             (val, cond), rest = p.args[0], p.args[1:]
             verdict = _holds_on_range(cond, var, lo, hi)
@@ -152,7 +159,7 @@ def resolve_piecewise(e):
 
         return Sum(s.function.replace(lambda x: isinstance(x, Piecewise), pick), *s.limits)
 
-    return sympify(e).replace(lambda x: isinstance(x, Sum), rule)
+    return rewrite_sums(e, rule)
 
 
 def split_sum(s, at):
@@ -177,10 +184,7 @@ def matrix_identity(left, right) -> bool | None:
 def sum_linear(e):
     r"""Linearity of finite sums, everywhere: $\sum (f + g) = \sum f + \sum g$, constants out, $\sum_{a}^{b} c = (b - a + 1) c$."""
 
-    def rule(s):
-        if not isinstance(s, Sum) or len(s.limits) != 1:
-            return s
-        var, lo, hi = s.limits[0]
+    def rule(s, var, lo, hi):
         total = S.Zero
         for term in expand(s.function, deep=False, mul=True, power_base=False, power_exp=False, log=False,
                            multinomial=False).as_ordered_terms():
@@ -193,4 +197,4 @@ def sum_linear(e):
             total += const * ((hi - lo + 1) if inner == 1 else Sum(inner, (var, lo, hi)))
         return total
 
-    return sympify(e).replace(lambda x: isinstance(x, Sum), rule)
+    return rewrite_sums(e, rule)

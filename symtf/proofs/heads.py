@@ -21,7 +21,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 from ..dims import H, d_head, d_model, n
 from ..model import Heads, Variant, build, h
 from ..ops import HeadSum
-from .algebra import sum_index_canon
+from .algebra import rewrite_sums, sum_index_canon
 from .claim import Method, NumericCheck, Result, proved, unknown
 from .concrete import numeric_pair_check, prove_entrywise
 from .explicit import explicit
@@ -45,17 +45,14 @@ def sides() -> tuple[MatrixExpr, MatrixExpr]:
 def _floor_lemma(expr):
     r"""$\lfloor c / d \rfloor = 0$ inside $\sum_{c=0}^{d-1}$ ($d$ a positive integer)."""
 
-    def rule(s):
-        if not isinstance(s, Sum) or len(s.limits) != 1:
-            return s
-        c, lo, hi = s.limits[0]
+    def rule(s, c, lo, hi):
         fn = s.function.replace(lambda x: isinstance(x, floor), lambda x: floor(expand(x.args[0])))
         for d in (d_head,):
             if lo == 0 and expand(hi - (d - 1)) == 0:
                 fn = fn.xreplace({floor(c / d): Integer(0)})
         return Sum(expand(fn), (c, lo, hi))
 
-    return expr.replace(lambda x: isinstance(x, Sum), rule)
+    return rewrite_sums(expr, rule)
 
 
 def induction(left: MatrixExpr, right: MatrixExpr) -> tuple[bool, str]:
