@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -209,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             read_text_input(args.post)
         return args._run(args)
+    except BrokenPipeError:  # `symtf ... | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # as if killed by SIGPIPE, the shell's convention
     except (SymtfError, OSError, UnicodeError) as exc:
         if args.debug:
             raise
