@@ -16,6 +16,8 @@ from sympy.matrices.expressions.matexpr import MatrixSymbol
 from sympy.matrices.expressions.matmul import MatMul
 
 from .. import dims
+from ..numeric.runtime import (symtf_causal_mask, symtf_gelu, symtf_gelu_tanh, symtf_layernorm,
+                              symtf_softmax)
 from ..model import build
 from ..model.build import h as HEAD
 from ..ops import (GELU, Broadcast, CausalMask, CausalSoftmax, Column, GELUTanh, HeadConcat, HeadMatrixSymbol, HeadSum,
@@ -30,20 +32,18 @@ def sizes_for(n: int) -> dict:
     return {**BASE_SIZES, dims.n: n}
 
 
+# The kernels are symtf.numeric's own (one implementation of each op); the checker feeds them floats.
 def softmax(X: np.ndarray, axis: int) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        e = np.exp(X - np.max(X, axis=axis, keepdims=True))
-        return e / e.sum(axis=axis, keepdims=True)
-
-
-def causal_softmax(S: np.ndarray) -> np.ndarray:
-    return softmax(causal_mask(S), 1)
+    with np.errstate(invalid="ignore"):  # a fully masked row is NaN, as in the post's algebra
+        return symtf_softmax(np.array(X, dtype=float), axis)
 
 
 def causal_mask(S: np.ndarray) -> np.ndarray:
-    out = np.array(S, dtype=float)
-    out[np.triu_indices(S.shape[0], 1)] = -np.inf
-    return out
+    return symtf_causal_mask(np.array(S, dtype=float))
+
+
+def causal_softmax(S: np.ndarray) -> np.ndarray:
+    return softmax(causal_mask(S), 1)  # the post's definition: pad with −∞, then softmax each row
 
 
 def normal_cdf(x):
@@ -51,19 +51,15 @@ def normal_cdf(x):
 
 
 def gelu(x):
-    return x * normal_cdf(x)
+    return symtf_gelu(np.array(x, dtype=float))
 
 
 def gelu_tanh(x):
-    return 0.5 * x * (1 + np.tanh(sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    return symtf_gelu_tanh(np.array(x, dtype=float))
 
 
 def layernorm(X, g, b, axis=0):
-    mean = X.mean(axis=axis, keepdims=True)
-    var = X.var(axis=axis, keepdims=True)
-    if axis == 1:
-        g, b = g.T, b.T
-    return (X - mean) / np.sqrt(var) * g + b
+    return symtf_layernorm(np.array(X, dtype=float), np.asarray(g, dtype=float), np.asarray(b, dtype=float), 0.0, axis)
 
 
 class Values:
