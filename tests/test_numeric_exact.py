@@ -14,9 +14,11 @@ import pytest
 from sympy import ImmutableMatrix, N, Rational
 
 from symtf.dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
-from symtf.model import Heads, Nonlinearity, Variant, build
+from symtf.model import build
 from symtf.model.exact import evaluate_row, one_hot
 from symtf.numeric import compile_forward, random_weights
+
+from .test_numeric_reference import VARIANTS
 
 SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, "n_ctx": 17}
 TOKENS = [3, 1, 4]
@@ -59,16 +61,6 @@ def sympy_forward(variant, weights, tokens) -> dict[str, np.ndarray]:
         values[act.key] = rounded
         out[act.key] = np.stack([_as_array(m) for m in rounded]) if act.per_head else _as_array(rounded)
     return out
-
-
-VARIANTS = {
-    "zero": Variant.preset("zero"),
-    "simplified": Variant.preset("simplified"),
-    "full": Variant.preset("full"),
-    "full-no-ln": Variant.preset("full-no-ln"),
-    "gpt2": Variant.preset("gpt2"),
-    "full-gelu-concat": Variant(nonlinearity=Nonlinearity.GELU, heads=Heads.CONCAT),
-}
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
