@@ -58,6 +58,8 @@ def compare_sizes(left, right, relations: Mapping[Expr, Expr] | None = None) -> 
     r"""Judge $\text{left} = \text{right}$ for sizes (three-valued), under ``relations`` (symbol ↦ value)."""
     relations = dict(relations or {})
     left, right = sympify(left), sympify(right)
+    if left == right:
+        return Verdict.CONSISTENT, "equal"
     diff = cancel((left - right).subs(relations))  # sizes are rational functions of the size symbols
     if diff == 0:
         return Verdict.CONSISTENT, "equal"
@@ -114,6 +116,8 @@ def compare_shapes(stated, derived, relations=None) -> tuple[Verdict, str]:
         if Verdict.CONSISTENT not in vector:
             return Verdict.INCONSISTENT, f"a vector of {stated[0]} entries vs a {derived[0]} × {derived[1]} matrix"
         return outcomes[0]
+    if len(stated) != len(derived):
+        return Verdict.INCONSISTENT, f"{len(stated)} axes vs {len(derived)}"
     verdicts = [compare_sizes(a, b, relations) for a, b in zip(stated, derived)]
     for verdict in (Verdict.INCONSISTENT, Verdict.UNDECIDABLE):
         bad = [reason for v, reason in verdicts if v is verdict]

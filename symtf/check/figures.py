@@ -11,7 +11,7 @@ from sympy import Integer
 
 from .. import dims
 from ..latex.printer import latex_shape
-from ..shapes import CONVENTIONAL_RELATIONS, Verdict
+from ..shapes import Verdict, compare_shapes
 from .context import Context
 from .evaluate import CheckError
 from .report import Finding
@@ -127,41 +127,6 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
         else:
             out.append(Finding(line, latex, "unchecked", "shape", why))
     return out
-
-
-def _compare_sizes(a, b, relations):
-    """``symtf.shapes.compare_sizes`` with ``expand`` for ``simplify`` (sizes are polynomials or ratios)."""
-    if a == b:
-        return Verdict.CONSISTENT, "equal"
-    diff = (a - b).subs(relations).expand()
-    if diff.free_symbols and not diff.is_polynomial():
-        diff = diff.cancel()
-    if diff == 0:
-        return Verdict.CONSISTENT, "equal"
-    if diff.is_number:
-        return Verdict.INCONSISTENT, f"{a} ≠ {b}"
-    if diff.free_symbols - set(dims.SIZES):
-        return Verdict.UNDECIDABLE, f"{a} vs {b} involves a symbol that is not a size"
-    for x, y, text in CONVENTIONAL_RELATIONS:
-        if x.is_Symbol and diff.subs(x, y).expand().cancel() == 0:
-            return Verdict.UNDECIDABLE, f"{a} = {b} only if {text}, which is not assumed here"
-    return Verdict.INCONSISTENT, f"{a} ≠ {b} for generic sizes"
-
-
-def compare_shapes(stated, derived, relations):
-    """A stated shape against a derived one; ``(m,)`` is a vector of m entries, either orientation."""
-    if len(stated) == 1:
-        if Integer(1) not in derived:
-            return Verdict.INCONSISTENT, f"a vector of {stated[0]} entries vs a {derived[0]} × {derived[1]} matrix"
-        return _compare_sizes(stated[0], derived[0] * derived[1], relations)
-    if len(stated) != len(derived):
-        return Verdict.INCONSISTENT, "different numbers of axes"
-    verdicts = [_compare_sizes(a, b, relations) for a, b in zip(stated, derived)]
-    for verdict in (Verdict.INCONSISTENT, Verdict.UNDECIDABLE):
-        bad = [why for v, why in verdicts if v is verdict]
-        if bad:
-            return verdict, "; ".join(bad)
-    return Verdict.CONSISTENT, "equal"
 
 
 def _free(shape):
