@@ -220,15 +220,21 @@ def circuit_sides(scale=True):
     return (S_model, S_post), (o_model, o_post)
 
 
+def _decide_both(first, second) -> Result:
+    """Both identities ``(left, right, sizes, what)`` decided; the first that is not proved is the result."""
+    results = []
+    for left, right, sizes, what in (first, second):
+        result = _decide(left, right, sizes, what)
+        if not result.proved:
+            return result
+        results.append(result)
+    return proved(Method.SYMBOLIC, ["symbolic"], "; ".join(r.reason for r in results))
+
+
 def prove_circuits(scale=True) -> Result:
     (s1, s2), (o1, o2) = circuit_sides(scale)
-    first = _decide(s1, s2, LAYER_SIZES, "S = x^T W_QK x / sqrt(d_head)")
-    if not first.proved:
-        return first
-    second = _decide(o1, o2, LAYER_SIZES, "sum_h o^h = sum_h W_OV x A^T")
-    if not second.proved:
-        return second
-    return proved(Method.SYMBOLIC, ["symbolic"], f"{first.reason}; {second.reason}")
+    return _decide_both((s1, s2, LAYER_SIZES, "S = x^T W_QK x / sqrt(d_head)"),
+                        (o1, o2, LAYER_SIZES, "sum_h o^h = sum_h W_OV x A^T"))
 
 
 def numeric_circuits() -> NumericCheck:
@@ -263,13 +269,8 @@ def row_sides(scale=True):
 def prove_row_column(scale=True) -> Result:
     (a1, a2), (b1, b2) = row_sides(scale)
     sizes = [{n: 3, d_model: 3, d_head: 2, n_vocab: 3, n_ctx: 3, H: 1}]
-    first = _decide(a1, a2, sizes, "row model = softmax*(Q K^T/sqrt d) V W_O")
-    if not first.proved:
-        return first
-    second = _decide(b1, b2, sizes, "row formula = (column o)^T")
-    if not second.proved:
-        return second
-    return proved(Method.SYMBOLIC, ["symbolic"], f"{first.reason}; {second.reason}")
+    return _decide_both((a1, a2, sizes, "row model = softmax*(Q K^T/sqrt d) V W_O"),
+                        (b1, b2, sizes, "row formula = (column o)^T"))
 
 
 def numeric_row_column() -> NumericCheck:
