@@ -1,9 +1,9 @@
 """The ``symtf`` command: a thin layer over the packages, and the only place that parses argv.
 
 Subcommands live in :data:`SUBCOMMANDS`, a table of (name, help, configure, run). To add one,
-write a ``_configure_<name>(parser)`` that adds its arguments and a ``_run_<name>(args) -> int``
-that does the work, and append a row. Heavy or optional packages are imported inside ``run`` so
-one broken consumer does not take the whole command down.
+write a module ``<package>/cli.py`` with ``HELP``, ``configure(parser)`` and ``run(args) -> int``
+(or, for a few lines, a ``_configure_<name>``/``_run_<name>`` pair here), import it below and
+append a row. Heavy packages are imported inside ``run``, so ``symtf --help`` stays quick.
 
 Exit codes: 0 all good, 1 a finding (a mismatch, a refuted claim), 2 bad usage or unreadable
 input (argparse's own usage errors already exit 2).
@@ -17,6 +17,12 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+from symtf.check import cli as check_cli
+from symtf.latex import example_cli, figures_cli, render_cli
+from symtf.numeric import cli as numeric_cli
+from symtf.proofs import cli as proofs_cli
+from symtf.report import cli as report_cli
 
 EXIT_OK = 0
 EXIT_FINDING = 1
@@ -120,58 +126,29 @@ def _run_tables(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- registry
 
+
+def _beside(name: str, module) -> Subcommand:
+    """A subcommand that lives beside its package: ``module`` has ``HELP``, ``configure`` and ``run``."""
+    return Subcommand(name, module.HELP, module.configure, module.run)
+
+
+#: Every subcommand, in the order of ``symtf --help``. Each ``run`` keeps its heavy imports inside.
 SUBCOMMANDS: list[Subcommand] = [
-    # The lead's `tables` (symtf.latex.tables.render_tables) is wired here.
-    Subcommand(
-        "tables",
-        "print the post's activation and parameter tables",
-        _configure_tables,
-        _run_tables,
-    ),
-    Subcommand(
-        "configs",
-        "list the named model configurations and their parameter counts",
-        _configure_configs,
-        _run_configs,
-    ),
-]
-
-# Subcommands that live beside their package: each module defines ``HELP``, ``configure(parser)``
-# and ``run(args) -> int``, and keeps heavy imports inside ``run``. Add a row to register one.
-PLUGINS: list[tuple[str, str]] = [
-    ("render", "symtf.latex.render_cli"),
-    ("example", "symtf.latex.example_cli"),
-    ("figures", "symtf.latex.figures_cli"),
-    ("check", "symtf.check.cli"),
-    ("prove", "symtf.proofs.cli"),
-    ("eval", "symtf.numeric.cli"),
-    ("report", "symtf.report.cli"),
+    Subcommand("tables", "print the post's activation and parameter tables", _configure_tables, _run_tables),
+    Subcommand("configs", "list the named model configurations and their parameter counts",
+               _configure_configs, _run_configs),
+    _beside("render", render_cli),
+    _beside("example", example_cli),
+    _beside("figures", figures_cli),
+    _beside("check", check_cli),
+    _beside("prove", proofs_cli),
+    _beside("eval", numeric_cli),
+    _beside("report", report_cli),
 ]
 
 
-def _plugin(name: str, module: str) -> Subcommand:
-    import importlib
-
-    try:
-        mod = importlib.import_module(module)
-        return Subcommand(name, mod.HELP, mod.configure, mod.run)
-    except Exception as exc:  # one broken plugin must not take the other subcommands down
-        reason = f"{module} failed to import: {type(exc).__name__}: {exc}"
-
-        def unavailable(args: argparse.Namespace) -> int:
-            from symtf.errors import SymtfError
-
-            raise SymtfError(f"unavailable: {reason}")
-
-        def accept_anything(parser: argparse.ArgumentParser) -> None:
-            parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-
-        return Subcommand(name, f"(unavailable: {reason})", accept_anything, unavailable)
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or (``only``) one whose plugin subcommands other than ``only`` are not
-    imported: a subcommand then pays only for its own imports."""
+def build_parser() -> argparse.ArgumentParser:
+    """The ``symtf`` parser with one child parser per row of :data:`SUBCOMMANDS`."""
     from symtf import __version__
 
     parser = argparse.ArgumentParser(
@@ -185,24 +162,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         child = sub.add_parser(command.name, help=command.help, description=command.help)
         command.configure(child)
         child.set_defaults(_run=command.run)
-    for name, module in PLUGINS:
-        if only is not None and name != only:
-            sub.add_parser(name)  # its name stays a valid choice; its module is not imported
-            continue
-        command = _plugin(name, module)
-        child = sub.add_parser(name, help=command.help, description=command.help)
-        command.configure(child)
-        child.set_defaults(_run=command.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from symtf.errors import SymtfError
 
-    argv = list(sys.argv[1:] if argv is None else argv)
-    chosen = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(only=chosen if chosen in dict(PLUGINS) else None)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     try:
         if isinstance(getattr(args, "post", None), str):
             # Every subcommand's POST.md is vetted here: missing, directory, binary, empty, huge.

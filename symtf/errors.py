@@ -23,3 +23,7 @@ class PrintingError(SymtfError, TypeError):
 
 class InputError(SymtfError, ValueError):
     """Bad user input: an unreadable file, malformed data, an unknown option value."""
+
+
+class WriteError(SymtfError, OSError):
+    """A file could not be written; the message names it, and the file it would replace is unchanged."""

@@ -12,9 +12,12 @@ Monte Carlo uses ``numpy.random.default_rng(seed)``; the same seed gives the sam
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
+
+from ..io import write_atomic
 
 DEFAULT_OUT = Path("docs") / "figures"
 D_HEADS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -153,7 +156,8 @@ def write_figures(out: str | Path = DEFAULT_OUT) -> list[Path]:
         fig = BUILDERS[name]()
         for suffix, metadata in ((".png", {"Software": None}), (".svg", {"Date": None})):
             path = out / f"{name}{suffix}"
-            fig.savefig(path, dpi=150, metadata=metadata)
-            written.append(path)
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format=suffix[1:], dpi=150, metadata=metadata)
+            written.append(write_atomic(path, buffer.getvalue()))
         plt.close(fig)
     return written

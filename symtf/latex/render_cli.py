@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import InputError
+    from ..io import write_atomic
     from .render import render_text
 
     path = Path(args.post)
@@ -37,6 +38,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}: {len(rendered.regions)} region(s) up to date")
         return 1 if stale else 0
     if stale:
-        path.write_bytes(rendered.text.encode("utf-8"))
+        write_atomic(path, rendered.text)
     print(f"{path}: {len(rendered.regions)} region(s), {len(stale)} updated", file=sys.stdout)
     return 0

@@ -38,15 +38,19 @@ def _parse_tokens(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import os
 
     import numpy as np
 
     from symtf.errors import InputError
     from symtf.numeric.compile import compile_forward
-    from symtf.numeric.weights import load_weights, random_weights
+    from symtf.numeric.weights import load_weights, random_weights, write_npz
 
     dtype = np.dtype(args.dtype)
     tokens = _parse_tokens(args.tokens)
+    if args.out and os.path.isdir(args.out):
+        raise InputError(f"--out {args.out}: is a directory; give the npz file to write, e.g. "
+                         f"{os.path.join(args.out, 'acts.npz')}")
     sizes = {name: getattr(args, name) for name in SIZE_FLAGS if getattr(args, name) is not None}
     if args.random:
         weights = random_weights(args.variant, sizes, args.seed)
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     acts = f(weights, tokens)
     model = f.model
     if args.out:
-        np.savez(args.out, **acts)
+        write_npz(args.out, acts)
     if args.format == "json":
         print(json.dumps({
             "variant": args.variant,

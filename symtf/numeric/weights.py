@@ -21,6 +21,7 @@ NaN/infinite entry is an :class:`~symtf.errors.InputError` naming the key.
 """
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from sympy import Symbol
 
 from ..dims import SIZES
 from ..errors import InputError
+from ..io import write_atomic
 from ..model import Convention, Kind, Model, Variant, build
 
 _SIZE_BY_NAME = {str(s): s for s in SIZES}
@@ -141,8 +143,15 @@ def load_weights(path, variant, dtype=np.float64) -> Weights:
 
 
 def save_weights(path, weights: Mapping[str, np.ndarray]) -> None:
-    """Write ``weights`` as an npz file in the format :func:`load_weights` reads."""
-    np.savez(path, **{k: np.asarray(v) for k, v in weights.items()})
+    """Write ``weights`` as an npz file in the format :func:`load_weights` reads (atomically, at ``path`` as given)."""
+    write_npz(path, weights)
+
+
+def write_npz(path, arrays: Mapping[str, np.ndarray]) -> Path:
+    """Write ``arrays`` as an npz file at exactly ``path`` (no ``.npz`` appended), atomically."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **{k: np.asarray(v) for k, v in arrays.items()})
+    return write_atomic(path, buffer.getvalue())
 
 
 def random_weights(variant, sizes: Mapping | None = None, seed: int = 0) -> dict[str, np.ndarray]:

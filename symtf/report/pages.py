@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
+
+from symtf.io import write_atomic
 
 #: The generated pages: file name → title (the order of the site's navigation).
 GENERATED = {
@@ -348,14 +349,11 @@ def write_pages(report: dict, out_dir: str | os.PathLike) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, page in generate_pages(report).items():
-        (out / name).write_text(page, encoding="utf-8")
-        written.append(out / name)
-    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
-    written.append(out / "report.json")
+        written.append(write_atomic(out / name, page))
+    written.append(write_atomic(out / "report.json", json.dumps(report, indent=2, ensure_ascii=False)))
     figures = figure_files()
     if figures:
         (out / "figures").mkdir(exist_ok=True)
         for p in figures:
-            shutil.copy2(p, out / "figures" / p.name)
-            written.append(out / "figures" / p.name)
+            written.append(write_atomic(out / "figures" / p.name, p.read_bytes()))
     return written
