@@ -12,7 +12,7 @@ from sympy.printing.latex import LatexPrinter
 
 from ..dims import LATEX as SIZE_LATEX
 from ..errors import PrintingError
-from ..model.notation import latex_name
+from ..model.notation import latex_name, split_name
 from ..ops import (
     GELU, Broadcast, CausalMask, CausalSoftmax, Column, GELUTanh, HeadConcat, HeadMatrixSymbol, HeadSum, LayerNorm,
     LeadingColumns, ReLU, Softmax, WeightedSum,
@@ -53,17 +53,19 @@ class PostLatexPrinter(LatexPrinter):
             return "h"
         return super()._print_Symbol(expr, style)
 
-    def _print_MatrixSymbol(self, expr: MatrixSymbol):
-        name = latex_name(expr.name)
+    def _print_MatrixSymbol(self, expr: MatrixSymbol, head: bool = False):
+        name = latex_name(expr.name, head)
         return name if name is not None else self._print_Symbol(Symbol(expr.name))
 
     def _print_HeadMatrixSymbol(self, expr: HeadMatrixSymbol):
-        base = self._print_MatrixSymbol(expr)
+        base = self._print_MatrixSymbol(expr, head=True)
         head = expr.head
+        layer = r",\ell" if split_name(expr.name)[2] else ""  # W_Q^{h,\ell} in a stacked model's block
         if head.is_Symbol and head.name == "h":  # the generic head
-            return f"{base}^h"
+            return f"{base}^{{h{layer}}}" if layer else f"{base}^h"
         index = self._print(head)
-        return f"{base}^{{h_{index}}}" if len(index) == 1 else f"{base}^{{h_{{{index}}}}}"
+        index = f"h_{index}" if len(index) == 1 else f"h_{{{index}}}"
+        return f"{base}^{{{index}{layer}}}"
 
     # ---- algebra -------------------------------------------------------------------------------
     def _print_Transpose(self, expr):

@@ -13,7 +13,7 @@ from ..ops import (
     GELU, Broadcast, CausalSoftmax, Column, GELUTanh, HeadConcat, HeadMatrixSymbol, HeadSum, LayerNorm,
     LeadingColumns, ReLU, Softmax, WeightedSum,
 )
-from .records import Activation, Model, Parameter, ParamRow
+from .records import Activation, Block, Model, Parameter, ParamRow
 from .variants import Convention, Heads, Kind, Nonlinearity, Variant
 
 #: The generic attention head $h \in \{1, \dots, H\}$.
@@ -27,24 +27,31 @@ NONLINEARITY = {Nonlinearity.RELU: ReLU, Nonlinearity.GELU: GELU, Nonlinearity.G
 class _Params:
     """The parameters of one variant, created once so that every row shares the same symbols."""
 
-    def __init__(self, variant: Variant, per_head: bool):
+    def __init__(self, variant: Variant, per_head: bool, attention: bool = True):
         self.variant = variant
+        self.per_head = per_head
         self._by_key: dict[str, Parameter] = {}
         self.add("W_E", (d_model, n_vocab), "token embedding matrix: column k embeds token k")
         self.add("W_pos", (d_model, n_ctx), "positional embeddings: column i for position i")
-        for name, what in (("Q", "query"), ("K", "key"), ("V", "value")):
-            self.add(f"W_{name}", (d_head, d_model), f"{what} projection", per_head)
-        if variant.attn_bias:
-            for name, what in (("Q", "query"), ("K", "key"), ("V", "value")):
-                self.add(f"b_{name}", (d_head,), f"{what} bias", per_head)
-        self.add("W_O", (d_model, d_head), "output projection back to the residual stream", per_head)
-        if variant.attn_bias:
-            self.add("b_O", (d_model,), "attention output bias")
+        if attention:
+            self.attention("")
 
-    def add(self, key, shape, description, per_head=False):
+    def attention(self, layer: str) -> None:
+        """The attention parameters of one layer (``layer`` suffixes their symbols' names)."""
+        for name, what in (("Q", "query"), ("K", "key"), ("V", "value")):
+            self.add(f"W_{name}", (d_head, d_model), f"{what} projection", self.per_head, layer)
+        if self.variant.attn_bias:
+            for name, what in (("Q", "query"), ("K", "key"), ("V", "value")):
+                self.add(f"b_{name}", (d_head,), f"{what} bias", self.per_head, layer)
+        self.add("W_O", (d_model, d_head), "output projection back to the residual stream", self.per_head, layer)
+        if self.variant.attn_bias:
+            self.add("b_O", (d_model,), "attention output bias", layer=layer)
+
+    def add(self, key, shape, description, per_head=False, layer=""):
         rows, cols = (shape[0], 1) if len(shape) == 1 else shape
-        symbol = HeadMatrixSymbol(key, rows, cols, h) if per_head else MatrixSymbol(key, rows, cols)
-        self._by_key[key] = Parameter(key, symbol, tuple(shape), description, per_head)
+        name = key + layer
+        symbol = HeadMatrixSymbol(name, rows, cols, h) if per_head else MatrixSymbol(name, rows, cols)
+        self._by_key[key] = Parameter(key, symbol, tuple(shape), description, per_head, per_layer=bool(layer))
         return symbol
 
     def __getitem__(self, key) -> MatrixSymbol:
@@ -127,99 +134,169 @@ def simplified_one_layer(variant: Variant) -> Model:
                  variant, acts, P.all(), rows, "params-simplified")
 
 
-def full_one_layer(variant: Variant) -> Model:
-    r"""The post's full one-layer table: LayerNorm, $H$ heads on every token, a ReLU (or GELU) MLP."""
-    P = _Params(variant, per_head=True)
-    tokens, embed = _embedding(P, "x0")
-    acts = [tokens, embed]
-    relations = {d_model: H * d_head} if variant.heads is Heads.CONCAT else {}
+LAYER = "_l"  # name suffix of the symbols of the generic layer ℓ (symtf.model.notation prints the ℓ)
+_TL_BLOCK = "blocks.{l}."  # TransformerLens hook prefix of block ℓ (0-based l = ℓ - 1)
 
-    def layernorm(key, sym_name, x, tag, hook):
-        if not variant.layernorm and not key == "lnf":
+
+def _block(P: _Params, acts: list, x_in, layer: str, hook: str):
+    r"""Append block rows (LayerNorm, $H$ heads, MLP) acting on the residual stream ``x_in``; return its output.
+
+    ``layer`` suffixes the names of the block's own symbols ("" in the one-layer model, ``"_l"`` for
+    the generic layer $\ell$) and ``hook`` prefixes their TransformerLens hook names.
+    """
+    variant = P.variant
+
+    def layernorm(key, sym_name, x, tag):
+        if not variant.layernorm:
             return x
-        g = P.add(f"{tag}_g", (d_model,), f"LayerNorm scale ({tag})")
-        b = P.add(f"{tag}_b", (d_model,), f"LayerNorm shift ({tag})")
-        act = _act(key, "LayerNorm", sym_name, LayerNorm(x, g, b, variant.ln_eps), (d_model, n),
-                   "each token's vector normalised to mean 0, variance 1, then scaled and shifted", hook)
+        g = P.add(f"{tag}_g", (d_model,), f"LayerNorm scale ({tag})", layer=layer)
+        b = P.add(f"{tag}_b", (d_model,), f"LayerNorm shift ({tag})", layer=layer)
+        act = _act(key, "LayerNorm", sym_name + layer, LayerNorm(x, g, b, variant.ln_eps), (d_model, n),
+                   "each token's vector normalised to mean 0, variance 1, then scaled and shifted",
+                   hook + f"{tag}.hook_normalized")
         acts.append(act)
         return act.symbol
 
     def plus_bias(expr, key):
         return expr + Broadcast(P[key], n) if key in P else expr
 
-    x_ln = layernorm("ln1", "x0_ln", embed.symbol, "ln1", TL + "ln1.hook_normalized")
+    P.attention(layer)
+    x_ln = layernorm("ln1", "x0_ln", x_in, "ln1")
     qkv = []
-    for key, name, W, b, hook in (("q", "Queries", "W_Q", "b_Q", "q"), ("k", "Keys", "W_K", "b_K", "k"),
-                                  ("v", "Values", "W_V", "b_V", "v")):
-        act = _act(key, name, key, plus_bias(P[W] * x_ln, b), (d_head, n), f"{name.lower()} of every token, per head",
-                   TL + f"attn.hook_{hook}", per_head=True)
+    for key, name, W, b in (("q", "Queries", "W_Q", "b_Q"), ("k", "Keys", "W_K", "b_K"), ("v", "Values", "W_V", "b_V")):
+        act = _act(key, name, key + layer, plus_bias(P[W] * x_ln, b), (d_head, n),
+                   f"{name.lower()} of every token, per head", hook + f"attn.hook_{key}", per_head=True)
         acts.append(act)
         qkv.append(act.symbol)
     q, k, v = qkv
-    S = _act("scores", "Attention scores", "S", q.T * k / sqrt(d_head), (n, n),
-             "row i: query i against every key", TL + "attn.hook_attn_scores", per_head=True, token_columns=False)
-    A = _act("pattern", "Attention weights", "A", CausalSoftmax(S.symbol), (n, n),
-             "row i: softmax over keys 1..i, zero above the diagonal", TL + "attn.hook_pattern", per_head=True,
+    S = _act("scores", "Attention scores", "S" + layer, q.T * k / sqrt(d_head), (n, n),
+             "row i: query i against every key", hook + "attn.hook_attn_scores", per_head=True, token_columns=False)
+    A = _act("pattern", "Attention weights", "A" + layer, CausalSoftmax(S.symbol), (n, n),
+             "row i: softmax over keys 1..i, zero above the diagonal", hook + "attn.hook_pattern", per_head=True,
              token_columns=False)
-    r = _act("result", "Attention result", "r", v * A.symbol.T, (d_head, n),
-             "column i: weighted average of values 1..i", TL + "attn.hook_z", per_head=True)
+    r = _act("result", "Attention result", "r" + layer, v * A.symbol.T, (d_head, n),
+             "column i: weighted average of values 1..i", hook + "attn.hook_z", per_head=True)
     acts += [S, A, r]
     if variant.heads is Heads.ADDITIVE:
-        o = _act("head_out", "Attention output", "o", P["W_O"] * r.symbol, (d_model, n),
-                 "each head's result written into the residual stream", TL + "attn.hook_result", per_head=True)
+        o = _act("head_out", "Attention output", "o" + layer, P["W_O"] * r.symbol, (d_model, n),
+                 "each head's result written into the residual stream", hook + "attn.hook_result", per_head=True)
         acts.append(o)
         attn = HeadSum(o.symbol, h, H)
     else:
         W_O = HeadConcat(P["W_O"], h, H, axis=1)  # d_model × H d_head
         R = HeadConcat(r.symbol, h, H, axis=0)  # H d_head × n
-        o = _act("attn_out", "Attention output", "attn", W_O * R, (d_model, n),
-                 "all heads at once: W_O R with W_O = [W_O^{h_1} | ... | W_O^{h_H}]", TL + "hook_attn_out")
+        o = _act("attn_out", "Attention output", "attn" + layer, W_O * R, (d_model, n),
+                 "all heads at once: W_O R with W_O = [W_O^{h_1} | ... | W_O^{h_H}]", hook + "hook_attn_out")
         acts.append(o)
         attn = o.symbol
-    x1 = _act("resid_mid", "Post-attention embeddings", "x1", plus_bias(embed.symbol + attn, "b_O"), (d_model, n),
-              "residual stream after attention", TL + "hook_resid_mid")
+    x1 = _act("resid_mid", "Post-attention embeddings", "x1" + layer, plus_bias(x_in + attn, "b_O"), (d_model, n),
+              "residual stream after attention", hook + "hook_resid_mid")
     acts.append(x1)
-    x1_ln = layernorm("ln2", "x1_ln", x1.symbol, "ln2", TL + "ln2.hook_normalized")
-    W_1 = P.add("W_1", (d_mlp, d_model), "MLP input weights")
-    b_1 = P.add("b_1", (d_mlp,), "MLP input bias")
-    W_2 = P.add("W_2", (d_model, d_mlp), "MLP output weights")
-    b_2 = P.add("b_2", (d_model,), "MLP output bias")
+    x1_ln = layernorm("ln2", "x1_ln", x1.symbol, "ln2")
+    W_1 = P.add("W_1", (d_mlp, d_model), "MLP input weights", layer=layer)
+    b_1 = P.add("b_1", (d_mlp,), "MLP input bias", layer=layer)
+    W_2 = P.add("W_2", (d_model, d_mlp), "MLP output weights", layer=layer)
+    b_2 = P.add("b_2", (d_model,), "MLP output bias", layer=layer)
     act_name = {Nonlinearity.RELU: "ReLU", Nonlinearity.GELU: "GELU", Nonlinearity.GELU_TANH: "GELU (tanh)"}
-    z = _act("mlp_hidden", "MLP hidden layer", "z",
+    z = _act("mlp_hidden", "MLP hidden layer", "z" + layer,
              NONLINEARITY[variant.nonlinearity](W_1 * x1_ln + Broadcast(b_1, n)), (d_mlp, n),
-             f"{act_name[variant.nonlinearity]} of the MLP's first projection, token by token", TL + "mlp.hook_post")
-    m = _act("mlp_out", "MLP output", "m", W_2 * z.symbol + Broadcast(b_2, n), (d_model, n),
-             "the MLP's contribution to the residual stream", TL + "hook_mlp_out")
-    x2 = _act("resid_post", "Post-MLP embeddings", "x2", x1.symbol + m.symbol, (d_model, n),
-              "residual stream after the block", TL + "hook_resid_post")
+             f"{act_name[variant.nonlinearity]} of the MLP's first projection, token by token", hook + "mlp.hook_post")
+    m = _act("mlp_out", "MLP output", "m" + layer, W_2 * z.symbol + Broadcast(b_2, n), (d_model, n),
+             "the MLP's contribution to the residual stream", hook + "hook_mlp_out")
+    x2 = _act("resid_post", "Post-MLP embeddings", "x2" + layer, x1.symbol + m.symbol, (d_model, n),
+              "residual stream after the block", hook + "hook_resid_post")
     acts += [z, m, x2]
-    final = x2.symbol
+    return x2.symbol
+
+
+def _unembed(P: _Params, acts: list, x, final_name: str):
+    """Append the final LayerNorm (if any), the logits and the probabilities of the residual stream ``x``."""
+    variant = P.variant
     if variant.final_layernorm:
-        final = layernorm("lnf", "x2_ln", x2.symbol, "lnf", "ln_final.hook_normalized")
-    logits = _act("logits", "Logits", "logits", P.unembedding() * final, (n_vocab, n),
+        g = P.add("lnf_g", (d_model,), "LayerNorm scale (lnf)")
+        b = P.add("lnf_b", (d_model,), "LayerNorm shift (lnf)")
+        lnf = _act("lnf", "LayerNorm", final_name, LayerNorm(x, g, b, variant.ln_eps), (d_model, n),
+                   "each token's vector normalised to mean 0, variance 1, then scaled and shifted",
+                   "ln_final.hook_normalized")
+        acts.append(lnf)
+        x = lnf.symbol
+    logits = _act("logits", "Logits", "logits", P.unembedding() * x, (n_vocab, n),
                   "column i: scores for the token after position i")
     probs = _act("probs", "Probabilities", "p", Softmax(logits.symbol, 0), (n_vocab, n),
                  "column i: distribution over the token after position i")
     acts += [logits, probs]
+
+
+def _param_rows(P: _Params, final: bool = True) -> tuple[ParamRow, ...]:
     layout = [("Embedding", ("W_E",)), ("Embedding", ("W_pos",))]
-    norms = tuple(f"{t}_{v}" for t in ("ln1", "ln2", "lnf") for v in ("g", "b") if f"{t}_g" in P)
+    tags = ("ln1", "ln2", "lnf") if final else ("ln1", "ln2")
+    norms = tuple(f"{t}_{v}" for t in tags for v in ("g", "b") if f"{t}_g" in P)
     layout += [("LayerNorm", norms)] if norms else []  # one row, as the post: every LayerNorm has a γ and a β
     layout += [("Attention Head", ("W_Q", "W_K", "W_V")), ("Attention Head", ("b_Q", "b_K", "b_V")),
                ("Attention Head", ("W_O",)), ("Attention", ("b_O",)),
                ("MLP", ("W_1", "b_1")), ("MLP", ("W_2", "b_2")), ("Unembedding", ("W_U",))]
-    rows = tuple(ParamRow(layer, keys) for layer, keys in layout if keys[0] in P)
-    return Model("full-one-layer", "Full one-layer Transformer", variant, tuple(acts), P.all(), rows,
+    if not final:
+        layout = [row for row in layout if row[0] not in ("Embedding", "Unembedding")]
+    return tuple(ParamRow(layer, keys) for layer, keys in layout if keys[0] in P)
+
+
+def full_one_layer(variant: Variant) -> Model:
+    r"""The post's full one-layer table: LayerNorm, $H$ heads on every token, a ReLU (or GELU) MLP."""
+    P = _Params(variant, per_head=True, attention=False)
+    tokens, embed = _embedding(P, "x0")
+    acts = [tokens, embed]
+    relations = {d_model: H * d_head} if variant.heads is Heads.CONCAT else {}
+    x2 = _block(P, acts, embed.symbol, "", TL)
+    _unembed(P, acts, x2, "x2_ln")
+    return Model("full-one-layer", "Full one-layer Transformer", variant, tuple(acts), P.all(), _param_rows(P),
                  "params-full", relations)
 
 
+def stacked(variant: Variant) -> Model:
+    r"""$L$ blocks: $x^{(2\ell-1)} = x^{(2\ell-2)} + \sum_h o^{h,\ell}$, $x^{(2\ell)} = x^{(2\ell-1)} + m^\ell$.
+
+    The residual stream is numbered as in the post and in "A Mathematical Framework for
+    Transformer Circuits": $x^{(0)}$ is the embedding, and each sublayer adds to it, so block
+    $\ell$ reads $x^{(2\ell-2)}$, writes $x^{(2\ell-1)}$ after its attention and $x^{(2\ell)}$ after
+    its MLP (for $L = 1$: the post's $x^{(0)}, x^{(1)}, x^{(2)}$). Block rows are written once, for
+    the generic layer $\ell$ (symbols named with the suffix ``_l``; per-layer parameters
+    $W_Q^{h,\ell}$, $W_1^\ell$, $\gamma_1^\ell$ ...) and ``model.block`` says which rows repeat and
+    which symbols carry the stream in and out; the final rows read $x^{(2L)}$.
+    """
+    if variant.layers < 1:
+        raise ValueError(f"a model has at least one layer, got layers={variant.layers}")
+    P = _Params(variant, per_head=True, attention=False)
+    tokens, embed = _embedding(P, "x0")
+    acts = [tokens, embed]
+    relations = {d_model: H * d_head} if variant.heads is Heads.CONCAT else {}
+    x_in = MatrixSymbol("x0" + LAYER, d_model, n)  # x^{(2ℓ-2)}: x^{(0)} for ℓ = 1, else block ℓ-1's output
+    first = len(acts)
+    x_out = _block(P, acts, x_in, LAYER, _TL_BLOCK)
+    keys = tuple(a.key for a in acts[first:])
+    x_final = MatrixSymbol("xL", d_model, n)  # x^{(2L)}
+    _unembed(P, acts, x_final, "xL_ln")
+    block = Block(keys, x_in, x_out, x_final, variant.layers)
+    return Model(f"{variant.layers}-layer", f"Transformer with {variant.layers} layers", variant, tuple(acts), P.all(), _param_rows(P),
+                 "params-block", relations, block)
+
+
 BUILDERS = {Kind.ZERO: zero_layer, Kind.SIMPLIFIED: simplified_one_layer, Kind.FULL: full_one_layer}
+
+
+def _builder(variant: Variant):
+    if variant.layers == 1:
+        return BUILDERS[variant.kind]
+    if variant.kind is not Kind.FULL:
+        raise ValueError(f"only the full model has several layers; the {variant.kind.value} model has one "
+                         f"(got layers={variant.layers})")
+    return stacked
 
 
 def build(variant: Variant | str = Variant()) -> Model:
     """The model of ``variant`` (a ``Variant`` or a preset name: zero, simplified, full, full-no-ln, gpt2)."""
     if isinstance(variant, str):
         variant = Variant.preset(variant)
-    model = BUILDERS[variant.kind](variant.with_(convention=Convention.COLUMN))
+    model = _builder(variant)(variant.with_(convention=Convention.COLUMN))
     if variant.convention is Convention.ROW:
         from .row import to_row
 

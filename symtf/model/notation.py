@@ -87,10 +87,71 @@ ROW: dict[str, str] = {
 
 ROW_SUFFIX = "_row"
 
+# A stacked model's generic layer ℓ (symbols named with LAYER_SUFFIX). The residual stream keeps the
+# post's and Transformer Circuits' numbering, one step per sublayer: block ℓ reads x^{(2ℓ-2)} and
+# writes x^{(2ℓ-1)} and x^{(2ℓ)}. Per-head symbols get ^{h,ℓ} from the printer (W_Q^{h,ℓ}, q^{h,ℓ});
+# the others carry ℓ as a superscript, and the block's two LayerNorms are told apart by a subscript.
+LAYER_SUFFIX = "_l"
 
-def latex_name(name: str) -> str | None:
-    """The post's LaTeX for a symbol name, or None if the model did not create it."""
-    if name.endswith(ROW_SUFFIX):
-        base = name[: -len(ROW_SUFFIX)]
-        return ROW.get(base, COLUMN.get(base))
-    return COLUMN.get(name)
+LAYER: dict[str, str] = {
+    "x0": r"x^{(2\ell-2)}",
+    "x0_ln": r"x^{(2\ell-2)}_\text{LN}",
+    "attn": r"o^{\ell}",
+    "x1": r"x^{(2\ell-1)}",
+    "x1_ln": r"x^{(2\ell-1)}_\text{LN}",
+    "z": r"z^{\ell}",
+    "m": r"m^{\ell}",
+    "x2": r"x^{(2\ell)}",
+    "b_O": r"b_O^{\ell}",
+    "W_1": r"W_1^{\ell}",
+    "b_1": r"b_1^{\ell}",
+    "W_2": r"W_2^{\ell}",
+    "b_2": r"b_2^{\ell}",
+    "ln1_g": r"\gamma_1^{\ell}",
+    "ln1_b": r"\beta_1^{\ell}",
+    "ln2_g": r"\gamma_2^{\ell}",
+    "ln2_b": r"\beta_2^{\ell}",
+}
+
+ROW_LAYER: dict[str, str] = {
+    "x0": r"X^{(2\ell-2)}",
+    "x0_ln": r"X^{(2\ell-2)}_\text{LN}",
+    "attn": r"O^{\ell}",
+    "x1": r"X^{(2\ell-1)}",
+    "x1_ln": r"X^{(2\ell-1)}_\text{LN}",
+    "z": r"Z_\text{MLP}^{\ell}",
+    "m": r"M^{\ell}",
+    "x2": r"X^{(2\ell)}",
+}
+
+# The stream the unembedding reads after the last block, x^{(2 n_layers)}, and its LayerNorm.
+COLUMN.update({"xL": r"x^{(2 n_\text{layers})}", "xL_ln": r"x^{(2 n_\text{layers})}_\text{LN}"})
+ROW.update({"xL": r"X^{(2 n_\text{layers})}", "xL_ln": r"X^{(2 n_\text{layers})}_\text{LN}"})
+
+
+def split_name(name: str) -> tuple[str, bool, bool]:
+    """``(base, row, layered)``: a symbol name without its row-convention and generic-layer suffixes."""
+    row = name.endswith(ROW_SUFFIX)
+    if row:
+        name = name[: -len(ROW_SUFFIX)]
+    layered = name.endswith(LAYER_SUFFIX) and name[: -len(LAYER_SUFFIX)] in COLUMN
+    if layered:
+        name = name[: -len(LAYER_SUFFIX)]
+    return name, row, layered
+
+
+def latex_name(name: str, head: bool = False) -> str | None:
+    r"""The post's LaTeX for a symbol name, or None if the model did not create it.
+
+    ``head``: the symbol is per head, and the printer adds the superscript ($h$, or $h,\ell$ in a
+    generic layer); the name then maps to its bare letter.
+    """
+    base, row, layered = split_name(name)
+    tables = []
+    if layered and not head:
+        tables += [ROW_LAYER, LAYER] if row else [LAYER]
+    tables += [ROW, COLUMN] if row else [COLUMN]
+    for table in tables:
+        if base in table:
+            return table[base]
+    return None

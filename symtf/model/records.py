@@ -42,6 +42,22 @@ class Parameter:
     shape: tuple[Expr, ...]
     description: str
     per_head: bool = False
+    per_layer: bool = False  # one per block ℓ (a stacked model's block parameters)
+
+
+@dataclass(frozen=True)
+class Block:
+    r"""The rows a stacked model repeats for $\ell = 1 \dots L$, written once for the generic layer $\ell$.
+
+    ``input`` is $x^{(2\ell-2)}$ (bound to $x^{(0)}$ for $\ell = 1$, else to block $\ell-1$'s
+    ``output`` $x^{(2\ell)}$); ``final`` is $x^{(2L)}$, the stream the unembedding reads.
+    """
+
+    keys: tuple[str, ...]
+    input: MatrixSymbol
+    output: MatrixSymbol
+    final: MatrixSymbol
+    layers: int
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,7 @@ class Model:
     param_rows: tuple[ParamRow, ...]
     params_id: str
     relations: dict = field(default_factory=dict)  # size relations in force (d_model = H d_head)
+    block: Block | None = None  # a stacked model's repeated block; None for the post's one-layer tables
 
     def __iter__(self) -> Iterator[Activation]:
         return iter(self.activations)

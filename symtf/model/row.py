@@ -38,6 +38,11 @@ def _is_matrix_param(p: Parameter) -> bool:
 def to_row(model: Model) -> Model:
     """The same model in the row-vector convention (every formula derived by transposition)."""
     sigma = {}
+    block = model.block
+    if block is not None:  # the stream between blocks: d_model × n, one token per column
+        ends = {s: _renamed(s, True) for s in (block.input, block.output, block.final)}
+        sigma.update({old: Transpose(new) for old, new in ends.items() if old is not block.output})
+        block = replace(block, input=ends[block.input], output=ends[block.output], final=ends[block.final])
     params = []
     for p in model.parameters:
         new = _renamed(p.symbol, _is_matrix_param(p))
@@ -56,4 +61,4 @@ def to_row(model: Model) -> Model:
                             shape=shape, columns=False))  # one token per row: no [x_1, ..., x_n] listing
     variant = model.variant.with_(convention=Convention.ROW)
     return replace(model, id=model.id + "-row", title=model.title + " (row-vector convention)", variant=variant,
-                   activations=tuple(acts), parameters=tuple(params))
+                   activations=tuple(acts), parameters=tuple(params), block=block)

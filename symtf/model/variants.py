@@ -42,6 +42,7 @@ class Variant:
     final_layernorm: bool = False
     ln_eps: Rational = Rational(0)
     tied_unembed: bool = False  # W_U = W_E^T
+    layers: int = 1  # L blocks (Kind.FULL); the post's tables have one
 
     def with_(self, **changes) -> "Variant":
         return replace(self, **changes)

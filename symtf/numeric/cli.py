@@ -10,10 +10,12 @@ SIZE_FLAGS = ("n_vocab", "d_model", "d_head", "d_mlp", "H", "n_ctx")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", choices=VARIANTS, default="full")
+    parser.add_argument("--variant", choices=VARIANTS, help="model variant (default: full; a checkpoint sets its own)")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--weights", metavar="W.npz", help="npz weights file in the post's column-vector shapes")
     source.add_argument("--random", action="store_true", help="use random weights (see --seed and the size flags)")
+    source.add_argument("--checkpoint", metavar="DIR",
+                        help="Hugging Face GPT-2 directory (config.json + model.safetensors or pytorch_model.bin)")
     parser.add_argument("--tokens", required=True, help="comma-separated token ids, e.g. 3,1,4")
     parser.add_argument("--out", metavar="ACTS.npz", help="also write every activation to this npz file")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -52,13 +54,22 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--out {args.out}: is a directory; give the npz file to write, e.g. "
                          f"{os.path.join(args.out, 'acts.npz')}")
     sizes = {name: getattr(args, name) for name in SIZE_FLAGS if getattr(args, name) is not None}
-    if args.random:
-        weights = random_weights(args.variant, sizes, args.seed)
+    if sizes and not args.random:
+        raise InputError("size flags only apply with --random (a weights file or checkpoint fixes the sizes)")
+    variant = args.variant or "full"
+    if args.checkpoint:
+        from symtf.numeric.checkpoint import load_checkpoint
+
+        if args.variant:
+            raise InputError("--variant does not apply with --checkpoint (its config.json sets the variant)")
+        ckpt = load_checkpoint(args.checkpoint)
+        variant, weights = ckpt.variant, ckpt.params
+        args.variant = f"gpt2 ({ckpt.layers} layers, {args.checkpoint})"
+    elif args.random:
+        weights = random_weights(variant, sizes, args.seed)
     else:
-        if sizes:
-            raise InputError("size flags only apply with --random (a weights file fixes the sizes)")
-        weights = load_weights(args.weights, args.variant, dtype)
-    f = compile_forward(args.variant, dtype)
+        weights = load_weights(args.weights, variant, dtype)
+    f = compile_forward(variant, dtype)
     acts = f(weights, tokens)
     model = f.model
     if args.out:
@@ -69,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             "tokens": tokens,
             "dtype": args.dtype,
             "activations": {
-                k: {"symbol": model[k].symbol.name, "per_head": model[k].per_head, "shape": list(v.shape),
+                k: {"symbol": model[k.split(".")[0]].symbol.name, "per_head": model[k.split(".")[0]].per_head,
+                    "shape": list(v.shape),
                     "values": v.tolist()}
                 for k, v in acts.items()
             },
@@ -78,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{model.title}; tokens {tokens}; {args.dtype}")
     width = max(len(k) for k in acts)
     for k, v in acts.items():
-        a = model[k]
+        a = model[k.split(".")[0]]  # a stacked model's block rows are "q.1" ... "q.L"
         head = " (head axis first)" if a.per_head else ""
         flat = v.ravel()
         sample = ", ".join(f"{x:.6g}" for x in flat[:4]) + (", ..." if flat.size > 4 else "")

@@ -105,9 +105,21 @@ class Forward:
         if self.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
             raise ValueError(f"dtype must be float32 or float64, got {self.dtype}")
         self.heads = heads
-        acts = _needed(model, keys) if keys is not None else list(model.activations)
+        # a stacked model's rows read the stream between blocks, which no row defines: compile them all
+        acts = _needed(model, keys) if keys is not None and model.block is None else list(model.activations)
         self.rows = tuple(compile_row(model, a) for a in acts if a.expr is not None)
-        self.outputs = tuple(keys) if keys is not None else tuple(r.key for r in self.rows)
+        if model.block is not None:  # block rows give one output per layer: "q.1" ... "q.L"
+            repeated = set(model.block.keys)
+            every = [f"{r.key}.{layer}" for r in self.rows for layer in range(1, model.block.layers + 1)
+                     if r.key in repeated]
+            every.sort(key=lambda k: (int(k.rsplit(".", 1)[1]), model.block.keys.index(k.rsplit(".", 1)[0])))
+            prefix = [r.key for r in self.rows if r.key not in repeated]
+            embed_at = prefix.index("embed") + 1 if "embed" in prefix else 0
+            every = prefix[:embed_at] + every + prefix[embed_at:]
+            wanted = set(keys) if keys is not None else None
+            self.outputs = tuple(k for k in every if wanted is None or k.rsplit(".", 1)[0] in wanted or k in wanted)
+        else:
+            self.outputs = tuple(keys) if keys is not None else tuple(r.key for r in self.rows)
         self._tokens = next(a for a in model.inputs()).symbol.name
         self._row = model.variant.convention is Convention.ROW
 
@@ -143,9 +155,30 @@ class Forward:
         sizes["n"] = len(t)
         env = self.environment(weights)
         env[self._tokens] = t
-        heads = sizes.get("H", 1)
         out = {}
-        for row in self.rows:
+        block = self.model.block
+        if block is None:
+            self._run(self.rows, env, sizes, out, "")
+            return {k: out[k] for k in self.outputs}
+        repeated = set(block.keys)
+        rows = [r for r in self.rows if r.key in repeated]
+        first = next((i for i, r in enumerate(self.rows) if r.key in repeated), len(self.rows))
+        self._run(self.rows[:first], env, sizes, out, "")
+        stacked = {p.symbol.name: env[p.symbol.name] for p in self.model.parameters if p.per_layer}
+        stream = env[self.model["embed"].symbol.name]  # x^{(0)}
+        for layer in range(1, block.layers + 1):
+            env.update({name: a[layer - 1] for name, a in stacked.items()})  # W_Q^{h,ℓ} ... of this layer
+            env[block.input.name] = stream  # x^{(2ℓ-2)}
+            self._run(rows, env, sizes, out, f".{layer}")
+            stream = env[block.output.name]  # x^{(2ℓ)}
+        env[block.final.name] = stream  # x^{(2L)}
+        self._run(self.rows[first + len(rows):], env, sizes, out, "")
+        return {k: out[k] for k in self.outputs}
+
+    def _run(self, rows, env, sizes, out, suffix) -> None:
+        """Run ``rows`` in order, each writing its symbol into ``env`` and its value into ``out[key + suffix]``."""
+        heads = sizes.get("H", 1)
+        for row in rows:
             size_args = [sizes[s] for s in row.sizes]
             if row.per_head and self.heads == "loop":
                 parts = [
@@ -159,8 +192,7 @@ class Forward:
             if not value.flags.writeable:  # a broadcast or a view of the weights: give the caller its own
                 value = value.copy()
             env[row.name] = value
-            out[row.key] = value
-        return {k: out[k] for k in self.outputs}
+            out[row.key + suffix] = value
 
 
 def _tokens(tokens: Sequence[int], sizes: Mapping[str, int]) -> np.ndarray:

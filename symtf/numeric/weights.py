@@ -15,6 +15,10 @@ key                            shape in the file               in the post
 ``W_U``                        (n_vocab, d_model)              absent when tied ($W_U = W_E^\top$)
 =============================  ==============================  =====================================
 
+A stacked model (``Variant(layers=L)``, $L \ge 2$) reads every block parameter (``W_Q`` ... ``b_2``,
+``ln1_*``, ``ln2_*``) with a leading layer axis: ``W_Q`` is (L, H, d_head, d_model), layer
+$\ell$ at index $\ell - 1$ (the layout :func:`symtf.numeric.checkpoint.load_checkpoint` returns).
+
 The simplified model has one head; it reads ``W_Q`` ... as (1, d_head, d_model) or
 (d_head, d_model). Keys a variant does not use are ignored. A missing key, a wrong shape or a
 NaN/infinite entry is an :class:`~symtf.errors.InputError` naming the key.
@@ -50,8 +54,9 @@ def column_model(variant: Variant | str | Model) -> Model:
 
 
 def file_shape(param) -> tuple:
-    """A parameter's shape in a weights file, in size symbols: the head axis first for per-head ones."""
-    return ((_SIZE_BY_NAME["H"],) if param.per_head else ()) + tuple(param.shape)
+    """A parameter's shape in a weights file, in size symbols: the layer axis, then the head axis, first."""
+    layer = (_SIZE_BY_NAME["n_layers"],) if param.per_layer else ()
+    return layer + ((_SIZE_BY_NAME["H"],) if param.per_head else ()) + tuple(param.shape)
 
 
 def _show(shape, sizes) -> str:
@@ -125,6 +130,10 @@ def check_weights(variant, weights: Mapping[str, np.ndarray], dtype=np.float64) 
             raise InputError(f"weights: {p.key!r} has a non-finite entry ({a[tuple(bad)]} at index "
                              f"{tuple(int(i) for i in bad)}); NaN and infinite weights are rejected")
         arrays[p.key] = a
+    layers = sizes.get(_SIZE_BY_NAME["n_layers"])
+    if model.block is not None and layers != model.block.layers:
+        raise InputError(f"weights: {layers} layers ({source[_SIZE_BY_NAME['n_layers']]!r} has shape "
+                         f"{arrays[source[_SIZE_BY_NAME['n_layers']]].shape}) but the model has {model.block.layers}")
     return Weights(arrays, {str(k): int(v) for k, v in sizes.items()}, dtype, model.variant)
 
 
@@ -170,6 +179,7 @@ def random_weights(variant, sizes: Mapping | None = None, seed: int = 0) -> dict
         if value < 1:
             raise InputError(f"size {name} must be a positive integer, got {value}")
     model = column_model(variant)
+    values["n_layers"] = model.variant.layers
     rng = np.random.default_rng(seed)
     out = {}
     for p in model.parameters:
