@@ -15,7 +15,7 @@ from ..errors import PrintingError
 from ..model.notation import latex_name, split_name
 from ..ops import (
     GELU, Broadcast, CausalMask, CausalSoftmax, Column, GELUTanh, HeadConcat, HeadMatrixSymbol, HeadSum, LayerNorm,
-    LeadingColumns, ReLU, Softmax, WeightedSum,
+    LeadingColumns, ReLU, RMSNorm, RoPE, Softmax, WeightedSum,
 )
 from ..ops.base import Op
 
@@ -115,6 +115,12 @@ class PostLatexPrinter(LatexPrinter):
 
     def _print_LayerNorm(self, expr: LayerNorm):
         return self._call(r"\text{LayerNorm}", expr.X)
+
+    def _print_RMSNorm(self, expr: RMSNorm):
+        return self._call(r"\text{RMSNorm}", expr.X)
+
+    def _print_RoPE(self, expr: RoPE):
+        return self._call(r"\text{RoPE}", expr.X)
 
     def _print_ReLU(self, expr: ReLU):
         return self._call(r"\text{ReLU}", expr.arg)

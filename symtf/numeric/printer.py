@@ -109,6 +109,13 @@ class SymtfNumPyPrinter(NumPyPrinter):
         args = ", ".join(self._print(a) for a in (expr.X, expr.gamma, expr.beta))
         return f"symtf_layernorm({args}, float({self._print(expr.eps)}), {expr.axis})"
 
+    def _print_RMSNorm(self, expr):
+        args = ", ".join(self._print(a) for a in (expr.X, expr.gamma))
+        return f"symtf_rmsnorm({args}, float({self._print(expr.eps)}), {expr.axis})"
+
+    def _print_RoPE(self, expr):
+        return f"symtf_rope({self._print(expr.X)}, {self._print(expr.theta)}, {self._print(expr.offset)})"
+
     def _print_ReLU(self, expr):
         return f"symtf_relu({self._print(expr.arg)})"
 

@@ -110,6 +110,32 @@ def symtf_layernorm(x, gamma, beta, eps, axis):
     return centred
 
 
+def symtf_rmsnorm(x, gamma, eps, axis):
+    r"""$x / \sqrt{\tfrac{1}{d} \sum_k x_k^2 + \epsilon} \odot g$ per token (no centring, no shift).
+
+    ``axis=0``: tokens are columns (the post); ``axis=1``: tokens are rows; ``gamma`` is $d \times 1$.
+    """
+    ax = _AXIS[axis]
+    scale = np.mean(x * x, axis=ax, keepdims=True)
+    scale += eps
+    np.sqrt(scale, out=scale)
+    out = x / scale
+    out *= gamma.reshape(-1) if axis == 1 else gamma
+    return out
+
+
+def symtf_rope(x, theta, offset):
+    r"""Rows $(2i, 2i+1)$ of column $j$ rotated by the angle $(\text{offset} + j)\,\theta_i$ ($x$ is $d \times n$)."""
+    d, count = x.shape[-2], x.shape[-1]
+    angles = np.asarray(theta, dtype=x.dtype).reshape(d // 2, 1) * (float(offset) + np.arange(count, dtype=x.dtype))
+    cos, sin = np.cos(angles), np.sin(angles)  # (d/2, n)
+    even, odd = x[..., 0::2, :], x[..., 1::2, :]
+    out = np.empty_like(x)
+    out[..., 0::2, :] = cos * even - sin * odd
+    out[..., 1::2, :] = sin * even + cos * odd
+    return out
+
+
 def symtf_relu(x):
     r"""$\max(x, 0)$ per entry."""
     return np.maximum(x, 0)

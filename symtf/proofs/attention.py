@@ -20,7 +20,7 @@ from ..model import Convention, Variant, build, h
 from ..ops import CausalSoftmax, HeadSum
 from .algebra import matrix_identity, resolve_piecewise, split_sum, sum_index_canon
 from .claim import Method, NumericCheck, Result, proved, refuted, unknown
-from .concrete import numeric_pair_check, prove_entrywise
+from .concrete import explicit_pair, numeric_pair_check, prove_entrywise
 from .explicit import Env, evaluate, explicit
 
 c_ = Symbol("c", integer=True, nonnegative=True)  # a row of r (feature)
@@ -183,15 +183,7 @@ def _decide(left, right, sizes_list, what) -> Result:
     if matrix_identity(left, right):
         return proved(Method.SYMBOLIC, ["symbolic"], f"{what}: same canonical matrix expression "
                       "(products flattened, transposes distributed) for symbolic sizes")
-    return prove_entrywise(_explicit_pair(left, right), sizes_list, what)
-
-
-def _explicit_pair(left, right):
-    def pair(sizes, env):
-        sized = {k: Integer(v) for k, v in sizes.items()}
-        return explicit(left.xreplace(sized), env), explicit(right.xreplace(sized), env)
-
-    return pair
+    return prove_entrywise(explicit_pair(left, right), sizes_list, what)
 
 
 LAYER_SIZES = [{n: 2, d_model: 3, d_head: 2, H: 2, n_vocab: 3, n_ctx: 3},
@@ -203,7 +195,7 @@ def prove_end_to_end(scale=True) -> Result:
 
 
 def numeric_end_to_end() -> NumericCheck:
-    return numeric_pair_check(_explicit_pair(*end_to_end_sides()), LAYER_SIZES)
+    return numeric_pair_check(explicit_pair(*end_to_end_sides()), LAYER_SIZES)
 
 
 def circuit_sides(scale=True):
@@ -239,8 +231,8 @@ def prove_circuits(scale=True) -> Result:
 
 def numeric_circuits() -> NumericCheck:
     (s1, s2), (o1, o2) = circuit_sides()
-    a = numeric_pair_check(_explicit_pair(s1, s2), LAYER_SIZES)
-    b = numeric_pair_check(_explicit_pair(o1, o2), LAYER_SIZES)
+    a = numeric_pair_check(explicit_pair(s1, s2), LAYER_SIZES)
+    b = numeric_pair_check(explicit_pair(o1, o2), LAYER_SIZES)
     return NumericCheck(a.passed and b.passed, max(a.max_error, b.max_error), a.trials + b.trials, a.detail)
 
 
@@ -275,4 +267,4 @@ def prove_row_column(scale=True) -> Result:
 
 def numeric_row_column() -> NumericCheck:
     _, (b1, b2) = row_sides()
-    return numeric_pair_check(_explicit_pair(b1, b2), [{n: 3, d_model: 3, d_head: 2, H: 1}])
+    return numeric_pair_check(explicit_pair(b1, b2), [{n: 3, d_model: 3, d_head: 2, H: 1}])

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sympy import Integer
+
 from .algebra import compare_matrices, max_abs_diff
 from .claim import Method, NumericCheck, Result, proved, refuted, unknown
-from .explicit import Env
+from .explicit import Env, explicit
 
 #: ``pair(sizes, env) -> (left, right)``: both sides as explicit matrices, leaves from ``env``.
 Pair = Callable[[dict, Env], tuple]
@@ -35,6 +37,16 @@ def prove_entrywise(pair: Pair, size_sets: list[dict], what: str = "") -> Result
             return unknown(f"entry {where} did not reduce to 0 at {_named(sizes)}, and no numeric gap was found",
                            [_named(sizes)])
     return proved(Method.CONCRETE, [_named(s) for s in size_sets], what)
+
+
+def explicit_pair(left, right) -> Pair:
+    """Both matrix expressions, sizes substituted, written out with leaves from the env."""
+
+    def pair(sizes, env):
+        sized = {k: Integer(v) if isinstance(v, int) else v for k, v in sizes.items()}
+        return explicit(left.xreplace(sized), env), explicit(right.xreplace(sized), env)
+
+    return pair
 
 
 def numeric_pair_check(pair: Pair, size_sets: list[dict], seeds=(11, 12)) -> NumericCheck:

@@ -7,8 +7,10 @@ from . import (
     embedding,
     heads,
     layernorm,
+    llama,
     mlp,
     params,
+    rmsnorm,
     softmax,
     variance,
 )
@@ -71,4 +73,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
     Claim("param-counts", r"N = n_\text{vocab} d_\text{model} + n_\text{ctx} d_\text{model} + n_\text{layers}"
           r"(4 d_\text{model} H d_\text{head} + \dots) + 2 d_\text{model}", params.prove_params,
           ("tied unembedding, biases, LayerNorms",), params.numeric, section="appendix"),
+    Claim("rmsnorm-layernorm", rmsnorm.STATEMENT, rmsnorm.prove_rmsnorm_layernorm, rmsnorm.ASSUMPTIONS,
+          rmsnorm.numeric, section="llama"),
+    Claim("llama-param-counts", llama.STATEMENT, llama.prove_llama_params, llama.ASSUMPTIONS, llama.numeric,
+          section="llama"),
 )}
