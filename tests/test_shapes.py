@@ -16,10 +16,13 @@ VARIANTS = [Variant.preset(p) for p in PRESETS] + [
     Variant(convention=Convention.ROW),
     Variant(heads=Heads.CONCAT, convention=Convention.ROW),
     Variant.preset("gpt2").with_(convention=Convention.ROW),
+    Variant.preset("gpt2").with_(layers=3),
+    Variant(layers=2, heads=Heads.CONCAT, convention=Convention.ROW),
 ]
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v.kind.value}-{v.heads.value}-{v.convention.value}")
+@pytest.mark.parametrize("variant", VARIANTS,
+                         ids=lambda v: f"{v.kind.value}-{v.heads.value}-{v.convention.value}-L{v.layers}")
 def test_every_row_is_shape_consistent_and_matches_its_shape_cell(variant):
     model = build(variant)
     for a in model.activations:

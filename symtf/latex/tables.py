@@ -14,7 +14,9 @@ from .printer import latex, latex_shape
 
 ACTIVATION_TABLES = {"zero-layer": Kind.ZERO, "simplified-one-layer": Kind.SIMPLIFIED, "full-one-layer": Kind.FULL}
 PARAM_TABLES = {"params-simplified": Kind.SIMPLIFIED, "params-full": Kind.FULL}
-TABLE_IDS = (*ACTIVATION_TABLES, *PARAM_TABLES)
+#: Block ℓ of a stacked model (``Variant(layers=L)``), the post's full variant: its rows and its parameters.
+BLOCK_TABLES = ("block", "params-block")
+TABLE_IDS = (*ACTIVATION_TABLES, *PARAM_TABLES, *BLOCK_TABLES)
 
 _DEFAULT = {Kind.ZERO: "zero", Kind.SIMPLIFIED: "simplified", Kind.FULL: "full"}
 
@@ -70,8 +72,45 @@ def parameter_table(model: Model, table_id: str | None = None) -> Table:
     return Table(table_id or model.params_id, f"Parameters: {model.title}", header, tuple(rows))
 
 
+def block_table(model: Model, table_id: str = "block") -> Table:
+    r"""The rows of block $\ell$ of a stacked model: $x^{(2\ell-2)}_\text{LN}$ … $x^{(2\ell)}$, per-layer symbols."""
+    if model.block is None:
+        raise ValueError(f"model {model.id!r} has no repeated block; build it with Variant(layers=L)")
+    rows = activation_table(model, table_id).rows
+    keys = [a.key for a in model.activations]
+    picked = tuple(row for key, row in zip(keys, rows) if key in model.block.keys)
+    return Table(table_id, "Block ℓ of L" + _convention_note(model), ("Activation Name", "Expression", "Shape"), picked)
+
+
+def block_parameter_table(model: Model, table_id: str = "params-block") -> Table:
+    r"""The parameters of block $\ell$ ($W_Q^{h,\ell}$ …, $\gamma_1^\ell$ …): the parameter rows of per-layer parameters."""
+    full = parameter_table(model, table_id)
+    per_layer = {p.key for p in model.parameters if p.per_layer}
+    rows = []
+    for group, row in zip(model.param_rows, full.rows):
+        keys = [k for k in group.keys if k in per_layer]
+        if keys == list(group.keys):
+            rows.append(row)
+        elif keys:  # the LayerNorm row also lists the final γ, β: keep the block's own
+            params = [model.parameter(k) for k in keys]
+            rows.append(Row(row.name, ", ".join(latex(p.symbol) for p in params), latex_shape(params[0].shape)))
+    return Table(table_id, "Parameters of block ℓ of L" + _convention_note(model), full.header, tuple(rows))
+
+
+def _convention_note(model: Model) -> str:
+    return " (row-vector convention)" if model.variant.convention is Convention.ROW else ""
+
+
+def _block_model(convention: Convention) -> Model:
+    return build(Variant.preset("full").with_(layers=2, convention=convention))
+
+
 def table(table_id: str, convention: Convention = Convention.COLUMN) -> Table:
     """A table by id: one of ``TABLE_IDS``."""
+    if table_id == "block":
+        return block_table(_block_model(convention))
+    if table_id == "params-block":
+        return block_parameter_table(_block_model(convention))
     if table_id in ACTIVATION_TABLES:
         model = build(Variant.preset(_DEFAULT[ACTIVATION_TABLES[table_id]]).with_(convention=convention))
         return activation_table(model, table_id)
