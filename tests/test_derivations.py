@@ -8,7 +8,8 @@ import pytest
 SCRIPTS = sorted((Path(__file__).resolve().parents[1] / "derivations").glob("*.py"))
 SECTIONS = {"zero_layer", "one_layer_simplified", "attention_matrix", "multiple_heads", "mlp", "layernorm",
             "appendix_figures"}
-FAMILIES = {"llama"}  # beyond the post: one script per family of claims (docs/beyond/)
+FAMILIES = {"llama", "rope"}
+EXPECTED_REFUTATIONS = {"layernorm", "rope"}  # layernorm-beta-gamma, rope-absorption  # beyond the post: one script per family of claims (docs/beyond/)
 
 
 def test_one_script_per_section():
@@ -22,5 +23,5 @@ def test_script_runs_and_prints_latex(script):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "\\" in done.stdout  # LaTeX commands were printed
-    assert "refuted" not in done.stdout or script.stem == "layernorm"  # only the expected refutation
+    assert "refuted" not in done.stdout or script.stem in EXPECTED_REFUTATIONS
     assert "unknown" not in done.stdout

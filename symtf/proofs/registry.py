@@ -11,6 +11,7 @@ from . import (
     mlp,
     params,
     rmsnorm,
+    rope,
     softmax,
     variance,
 )
@@ -77,4 +78,9 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
           rmsnorm.numeric, section="llama"),
     Claim("llama-param-counts", llama.STATEMENT, llama.prove_llama_params, llama.ASSUMPTIONS, llama.numeric,
           section="llama"),
+    Claim("rope-relative", rope.RELATIVE, rope.prove_relative, rope.ASSUMPTIONS, rope.numeric_relative,
+          section="rope"),
+    Claim("rope-absorption", rope.ABSORPTION, rope.prove_absorption,
+          ("the claim some posts make: absorb W_Q^T W_K into one matrix, then apply RoPE",), rope.numeric_absorption,
+          expected=Status.REFUTED, section="rope"),
 )}
