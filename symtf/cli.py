@@ -23,6 +23,7 @@ from symtf.latex import example_cli, figures_cli, render_cli
 from symtf.numeric import cli as numeric_cli
 from symtf.proofs import cli as proofs_cli
 from symtf.report import cli as report_cli
+from symtf.text import cli as text_cli
 
 EXIT_OK = 0
 EXIT_FINDING = 1
@@ -144,6 +145,7 @@ SUBCOMMANDS: list[Subcommand] = [
     _beside("prove", proofs_cli),
     _beside("eval", numeric_cli),
     _beside("report", report_cli),
+    _beside("tokens", text_cli),
 ]
 
 
