@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from ..errors import InputError
 from ..model import Model, Variant, build, h
 from ..model.exact import Env, explicit
 from ..ops import HeadSum, LeadingColumns
+from ..text.tokenizer import Tokens, one_hot
 from .printer import PostLatexPrinter, latex
 
 #: The post's toy sizes.
@@ -59,6 +61,7 @@ class Inputs:
     tokens: tuple[int, ...]
     weights: dict[str, ImmutableMatrix]
     source: str = ""
+    text: "Tokens | None" = None  # the tokenized text the ids come from, when they do
 
     @property
     def sizes(self) -> dict:
@@ -70,22 +73,57 @@ class Inputs:
         return sizes
 
 
-def random_inputs(seed: int = 0, sizes: dict | None = None, mlp: bool = True) -> Inputs:
-    r"""Weights drawn from $\{-1, -\tfrac12, 0, \tfrac12, 1\}$ and distinct tokens, reproducibly from ``seed``."""
+def random_inputs(seed: int = 0, sizes: dict | None = None, mlp: bool = True, text: Tokens | None = None) -> Inputs:
+    r"""Weights drawn from $\{-1, -\tfrac12, 0, \tfrac12, 1\}$ and distinct tokens, reproducibly from ``seed``;
+    with ``text``, its token ids instead ($n$ and $n_\text{vocab}$ from the text and its tokenizer)."""
     sizes = {**TOY, **(sizes or {})}
+    if text is not None:
+        sizes.update({n: len(text.ids), n_vocab: text.vocab_size})
     rng = random.Random(seed)
 
     def draw(rows, cols):
         return ImmutableMatrix(rows, cols, [rng.choice(_CHOICES) for _ in range(rows * cols)])
 
     N, V, D, Dh, M = (sizes[s] for s in (n, n_vocab, d_model, d_head, d_mlp))
-    tokens = tuple(rng.sample(range(V), N) if N <= V else [rng.randrange(V) for _ in range(N)])
+    if text is not None:
+        tokens = text.ids
+    else:
+        tokens = tuple(rng.sample(range(V), N) if N <= V else [rng.randrange(V) for _ in range(N)])
     weights = {"W_E": draw(D, V), "W_pos": draw(D, N), "W_Q": draw(Dh, D), "W_K": draw(Dh, D),
                "W_V": draw(Dh, D), "W_O": draw(D, Dh)}
     if mlp:
         weights.update({"W_1": draw(M, D), "b_1": draw(M, 1), "W_2": draw(D, M), "b_2": draw(D, 1),
                         "W_U": draw(V, D)})
-    return Inputs(tokens, weights, f"seed {seed}")
+    return Inputs(tokens, weights, f"seed {seed}", text)
+
+
+#: The example multiplies out every entry exactly: a text of more tokens, or a vocabulary larger
+#: than this, makes matrices too big to print and too slow to carry exactly.
+MAX_TEXT_TOKENS = 12
+MAX_TEXT_VOCAB = 120
+
+
+def text_inputs(text: str, seed: int = 0, mlp: bool = True, tokenizer: str | Path | None = None,
+                vocab_size: int | None = None) -> Inputs:
+    r"""$t = [t_1, \dots, t_n]$ from ``text``: tokenized with the tokenizer directory ``tokenizer``, or
+    with a toy byte-level BPE trained on ``text`` itself (its own characters as the alphabet, merges
+    up to ``vocab_size``; by default until every word is one token); random weights from ``seed``."""
+    from ..text import encode, load_tokenizer, train_bpe
+
+    if tokenizer is not None and vocab_size is not None:
+        raise InputError("--vocab-size sizes the toy tokenizer trained on the text; it does not apply with --tokenizer")
+    if not text.strip():
+        raise InputError("empty text: nothing to tokenize")
+    tok = load_tokenizer(tokenizer) if tokenizer is not None else train_bpe([text], vocab_size, alphabet="text")
+    tokens = encode(tok, text)
+    if len(tokens.ids) > MAX_TEXT_TOKENS:
+        raise InputError(f"the text has {len(tokens.ids)} tokens; the worked example takes at most {MAX_TEXT_TOKENS} "
+                         "(a shorter text, or a larger --vocab-size)")
+    if tokens.vocab_size > MAX_TEXT_VOCAB:
+        raise InputError(f"the tokenizer has n_vocab = {tokens.vocab_size}; the worked example prints t and W_E, "
+                         f"so it takes a toy vocabulary of at most {MAX_TEXT_VOCAB}")
+    by = str(tokenizer) if tokenizer is not None else "a toy BPE trained on it"
+    return replace(random_inputs(seed, mlp=mlp, text=tokens), source=f"seed {seed}; t from the text, tokenized by {by}")
 
 
 def _number(value, where: str):
@@ -241,16 +279,29 @@ class WorkedExample:
 
     # ---- LaTeX ---------------------------------------------------------------------------------
     def latex(self) -> str:
+        """The ``align*`` LaTeX, after a ``%`` comment naming the token of each column of $t$ when there is a text."""
+        comment = f"% {self.token_line()}\n" if self.inputs.text is not None else ""
+        return comment + self._align()
+
+    def _align(self) -> str:
         printer = _ValuePrinter(self.values, self.precision)
         t_sym = toy_model()["tokens"].symbol.subs(self.inputs.sizes)
         ids = ", ".join(str(t) for t in self.inputs.tokens)
         count = len(self.inputs.tokens)
-        lines = [rf"t &= [t_1, \dots, t_{count}] = {printer.doprint(t_sym)} "
+        last = str(count) if count < 10 else f"{{{count}}}"
+        lines = [rf"t &= [t_1, \dots, t_{last}] = {printer.doprint(t_sym)} "
                  rf"&& \text{{token ids }} {ids}"]
         for step in self.steps:
             lines += printer.step_lines(step)
         body = " \\\\\n".join(lines)
         return f"\\begin{{align*}}\n{body}\n\\end{{align*}}"
+
+    def token_line(self) -> str:
+        """Which token each column of $t$ is: ``'The' = 39, ' Empire' = 45, ...`` (empty without a text)."""
+        if self.inputs.text is None:
+            return ""
+        pairs = ", ".join(f"{t.text!r} = {t.id}" for t in self.inputs.text.tokens)
+        return f"tokens of {self.inputs.text.text!r}: {pairs}"
 
     def markdown(self) -> str:
         sizes = self.inputs.sizes
@@ -259,7 +310,11 @@ class WorkedExample:
         exact = all(_is_exact(w) for w in self.inputs.weights.values())
         values = "the exact values" if exact else "the values (float inputs, carried to 30 digits)"
         head = f"Worked example ({self.inputs.source}): {described}; decimals are {values} rounded to {self.precision} places."
-        return f"{head}\n\n$$\n{self.latex()}\n$$"
+        if self.inputs.text is not None:
+            line = self.token_line()
+            fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", line)), default=0))
+            head += f"\n\nThe columns of $t$, in order:\n\n{fence}text\n{line}\n{fence}"
+        return f"{head}\n\n$$\n{self._align()}\n$$"
 
 
 def evaluate(inputs: Inputs, mlp: bool = False, precision: int = 3) -> WorkedExample:
@@ -284,7 +339,7 @@ def evaluate(inputs: Inputs, mlp: bool = False, precision: int = 3) -> WorkedExa
     if sizes[n] > sizes[n_ctx]:
         raise InputError(f"{inputs.source}: {sizes[n]} tokens but W_pos has only {sizes[n_ctx]} positions")
     t_sym = model["tokens"].symbol.subs(sizes)
-    values[t_sym] = ImmutableMatrix(sizes[n_vocab], sizes[n], lambda i, j: 1 if inputs.tokens[j] == i else 0)
+    values[t_sym] = one_hot(inputs.tokens, sizes[n_vocab])
     steps = []
     for key in ATTENTION_STEPS + (MLP_STEPS if mlp else ()):
         symbol, expr = _concrete(model, key, sizes)
@@ -382,9 +437,18 @@ EXAMPLE_IDS = tuple(EXAMPLES)
 
 
 def worked_example(seed: int | None = 0, weights: str | Path | None = None, mlp: bool = False,
-                   precision: int = 3) -> WorkedExample:
-    """The walk-through for a weights file, or for random weights at the toy sizes from ``seed``."""
-    inputs = load_inputs(weights) if weights is not None else random_inputs(seed or 0, mlp=mlp)
+                   precision: int = 3, text: str | None = None, tokenizer: str | Path | None = None,
+                   vocab_size: int | None = None) -> WorkedExample:
+    """The walk-through for a weights file, or for random weights at the toy sizes from ``seed``
+    (with ``text``: its tokens, see :func:`text_inputs`)."""
+    if text is not None and weights is not None:
+        raise InputError("--text gives the tokens and --weights gives tokens too: use one of them")
+    if text is None and (tokenizer is not None or vocab_size is not None):
+        raise InputError("--tokenizer and --vocab-size apply only with --text")
+    if text is not None:
+        inputs = text_inputs(text, seed or 0, mlp, tokenizer, vocab_size)
+    else:
+        inputs = load_inputs(weights) if weights is not None else random_inputs(seed or 0, mlp=mlp)
     return evaluate(inputs, mlp=mlp, precision=precision)
 
 
