@@ -212,3 +212,25 @@ def test_usage_errors_are_one_clear_line(argv, message, capsys):
 def test_load_tokenizer_reads_a_file_named_directly(saved):
     tokenizer, as_json, _ = saved
     assert load_tokenizer(as_json / "tokenizer.json").encode("the mat").ids == tokenizer.encode("the mat").ids
+
+
+def test_save_writes_a_tokenizer_that_reads_back(tmp_path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS, encoding="utf-8")
+    out_dir = tmp_path / "tok"
+    out_dir.mkdir()
+    (out_dir / "tokenizer.json").write_text("old", encoding="utf-8")  # replaced, never appended to
+    assert main(["tokens", "--train", str(corpus), "--vocab-size", "270", "--save", str(out_dir)]) == 0
+    assert f"wrote {out_dir / 'tokenizer.json'}" in capsys.readouterr().out
+    assert [p.name for p in out_dir.iterdir()] == ["tokenizer.json"]  # no temporary file left
+    again = load_tokenizer(out_dir)
+    assert merges(again) == merges(train_bpe([CORPUS], 270))
+    assert again.encode("the flat cat").ids == train_bpe([CORPUS], 270).encode("the flat cat").ids
+
+
+def test_save_onto_a_file_is_one_clear_line(tmp_path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS, encoding="utf-8")
+    line = _one_error_line(capsys, ["tokens", "--train", str(corpus), "--vocab-size", "260", "--save", str(corpus)])
+    assert f"{corpus}: exists and is not a directory" in line
+    assert corpus.read_text(encoding="utf-8") == CORPUS

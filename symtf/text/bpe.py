@@ -10,7 +10,9 @@ so any text round-trips; ``alphabet="text"`` starts from the characters of the t
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..errors import InputError
 
@@ -53,3 +55,16 @@ def merges(tokenizer) -> list[tuple[str, str]]:
         raise InputError(f"not a BPE tokenizer (its model is {model.get('type')!r}): it has no merges")
     return [tuple(m.split(" ", 1)) if isinstance(m, str) else tuple(m) for m in model.get("merges", [])]
 
+
+def save_tokenizer(tokenizer, directory: str | os.PathLike) -> Path:
+    """Write ``tokenizer.json`` into ``directory`` (created if missing), replacing it atomically."""
+    from ..io import write_atomic
+
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise InputError(f"{directory}: exists and is not a directory")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create {directory}: {exc.strerror or exc}") from None
+    return write_atomic(d / "tokenizer.json", tokenizer.to_str(pretty=True))

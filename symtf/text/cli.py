@@ -16,6 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vocab-size", type=int, metavar="N", help="vocabulary size of --train (alphabet plus merges)")
     parser.add_argument("--alphabet", choices=("bytes", "text"), default="bytes",
                         help="--train starts from all 256 bytes (default) or from the file's characters only")
+    parser.add_argument("--save", metavar="DIR", help="write the trained tokenizer to DIR/tokenizer.json")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -23,12 +24,13 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from symtf.errors import InputError
-    from symtf.text.bpe import merges, train_bpe
+    from symtf.text.bpe import merges, save_tokenizer, train_bpe
     from symtf.text.tokenizer import encode, load_tokenizer
 
     if args.train is None:
-        if args.vocab_size is not None:
-            raise InputError("--vocab-size only applies with --train FILE")
+        for flag, value in (("--vocab-size", args.vocab_size), ("--save", args.save)):
+            if value is not None:
+                raise InputError(f"{flag} only applies with --train FILE")
         if args.text is None:
             raise InputError("give TEXT to tokenize (or --train FILE to train a tokenizer)")
     learned = None
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         tokenizer = train_bpe([], None, "bytes")
         source = "plain bytes (no merges; --tokenizer DIR or --train FILE for a BPE)"
     tokens = encode(tokenizer, args.text) if args.text is not None else None
+    saved = save_tokenizer(tokenizer, args.save) if args.save else None
     vocab = tokenizer.get_vocab_size(with_added_tokens=True)
 
     if args.format == "json":
@@ -56,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         if tokens is not None:
             out["text"] = tokens.text
             out["tokens"] = [{"id": t.id, "token": t.token, "text": t.text} for t in tokens.tokens]
+        if saved is not None:
+            out["saved"] = str(saved)
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
     print(f"tokenizer: {source}; n_vocab = {vocab}")
@@ -70,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         widths = [max(len(r[c]) for r in rows) for c in range(3)]
         for r in rows:
             print(f"  {r[0]:>{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]}")
+    if saved is not None:
+        print(f"wrote {saved}")
     return 0
 
 
