@@ -108,7 +108,7 @@ def test_cli_page_documents_every_subcommand():
     from symtf.cli import SUBCOMMANDS
 
     page = pages.cli_page({})
-    assert len(SUBCOMMANDS) == 9
+    assert len(SUBCOMMANDS) == 10
     for name in [c.name for c in SUBCOMMANDS]:
         assert f"## symtf {name}\n\n```text\nusage: symtf {name}" in page
     assert "[--format {text,json}] [--out DIR]" in page
