@@ -6,6 +6,9 @@ import json
 import numpy as np
 
 from symtf.cli import main
+from symtf.model import Convention, Variant, build
+from symtf.numeric.hooks import by_hook
+from symtf.numeric.weights import load_weights
 from symtf.numeric import compile_forward, random_weights, save_weights
 
 SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, "n_ctx": 17}
@@ -21,11 +24,33 @@ def test_eval_weights_file_writes_every_activation(tmp_path, capsys):
     assert code == 0
     text = capsys.readouterr().out
     assert "pattern     A            (2, 3, 3)      (head axis first)" in text
+    model = build("gpt2")
     with np.load(tmp_path / "acts.npz") as acts:
-        assert list(acts.files) == KEYS
+        names = [model[key].hook or key for key in KEYS]  # TransformerLens hook names, then logits and probs
+        assert list(acts.files) == names
+        assert names[:2] == ["blocks.0.hook_resid_pre", "blocks.0.ln1.hook_normalized"]
+        assert names[-3:] == ["ln_final.hook_normalized", "logits", "probs"]
         expected = compile_forward("gpt2")(w, [3, 1, 4])
-        for key in KEYS:
-            np.testing.assert_array_equal(acts[key], expected[key])
+        for key, name in zip(KEYS, names):
+            np.testing.assert_array_equal(acts[name], expected[key])
+
+
+def test_eval_out_row_convention_and_every_layer(tmp_path):
+    variant = Variant.preset("gpt2").with_(layers=3)
+    w = random_weights(variant, SIZES, seed=5)
+    save_weights(tmp_path / "w.npz", w)
+    column = compile_forward(variant)(w, [3, 1, 4, 1])
+    with np.load(tmp_path / "w.npz") as stored:
+        assert stored["W_Q"].shape == (3, 2, 5, 7)
+    weights = load_weights(tmp_path / "w.npz", variant)
+    hooked = by_hook(build(variant), column)
+    for layer in range(3):
+        assert f"blocks.{layer}.attn.hook_pattern" in hooked
+        assert f"blocks.{layer}.hook_resid_pre" in hooked
+    np.testing.assert_array_equal(hooked["blocks.2.hook_resid_pre"], column["resid_post.2"])
+    np.testing.assert_array_equal(hooked["blocks.0.hook_resid_pre"], column["embed"])
+    row = compile_forward(variant.with_(convention=Convention.ROW))(weights, [3, 1, 4, 1])
+    np.testing.assert_allclose(row["resid_mid.3"], column["resid_mid.3"].T, rtol=0, atol=1e-12)
 
 
 def test_eval_random_json(capsys):
@@ -46,6 +71,9 @@ def test_eval_errors_exit_2(tmp_path, capsys):
     save_weights(tmp_path / "nan.npz", w)
     assert main(["eval", "--weights", str(tmp_path / "nan.npz"), "--tokens", "1"]) == 2
     assert "'b_1' has a non-finite entry" in capsys.readouterr().err
+    assert main(["eval", "--random", "--tokens", "1", "--convention", "row", "--out", str(tmp_path / "row.npz")]) == 0
+    with np.load(tmp_path / "row.npz") as acts:
+        assert acts["blocks.0.hook_resid_post"].shape == (1, 7) and acts["logits"].shape == (1, 13)
     assert main(["eval", "--random", "--tokens", "1,x"]) == 2
     assert "--tokens: expected comma-separated integers" in capsys.readouterr().err
     assert main(["eval", "--weights", str(tmp_path / "nan.npz"), "--d-model", "3", "--tokens", "1"]) == 2

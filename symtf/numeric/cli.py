@@ -17,7 +17,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--checkpoint", metavar="DIR",
                         help="Hugging Face GPT-2 directory (config.json + model.safetensors or pytorch_model.bin)")
     parser.add_argument("--tokens", required=True, help="comma-separated token ids, e.g. 3,1,4")
-    parser.add_argument("--out", metavar="ACTS.npz", help="also write every activation to this npz file")
+    parser.add_argument("--out", metavar="ACTS.npz",
+                        help="also write every activation to this npz file, keyed by TransformerLens hook names "
+                             "(blocks.{l}.hook_resid_pre ...) plus logits and probs, in the --convention's layout")
+    parser.add_argument("--convention", choices=("column", "row"), default="column",
+                        help="column: the post's vectors (tokens as columns); row: tokens as rows")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--dtype", choices=("float64", "float32"), default="float64")
     parser.add_argument("--seed", type=int, default=0, help="seed of --random")
@@ -69,11 +73,17 @@ def run(args: argparse.Namespace) -> int:
         weights = random_weights(variant, sizes, args.seed)
     else:
         weights = load_weights(args.weights, variant, dtype)
-    f = compile_forward(variant, dtype)
+    from symtf.model import Convention, Variant
+    from symtf.numeric.hooks import by_hook
+
+    if isinstance(variant, str):
+        variant = Variant.preset(variant)
+    f = compile_forward(variant.with_(convention=Convention(args.convention)), dtype)
     acts = f(weights, tokens)
     model = f.model
+    hooked = by_hook(model, acts) if args.out else {}
     if args.out:
-        write_npz(args.out, acts)
+        write_npz(args.out, hooked)
     if args.format == "json":
         print(json.dumps({
             "variant": args.variant,
@@ -96,5 +106,5 @@ def run(args: argparse.Namespace) -> int:
         sample = ", ".join(f"{x:.6g}" for x in flat[:4]) + (", ..." if flat.size > 4 else "")
         print(f"{k:<{width}}  {a.symbol.name:<12} {str(v.shape):<14}{head}  [{sample}]")
     if args.out:
-        print(f"wrote {len(acts)} activations to {args.out}")
+        print(f"wrote {len(hooked)} arrays (TransformerLens hook names, {args.convention} convention) to {args.out}")
     return 0
