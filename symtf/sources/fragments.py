@@ -1,0 +1,93 @@
+r"""What every reader produces: math fragments and tables, each at its line in the source file.
+
+A reader walks its format's own parse tree and reports what it meets to a :class:`Reading`: a
+heading, the start of a block of prose, a run of prose, a math fragment, a table cell. The
+Reading keeps the state they share (the headings in force, the block count, the prose on either
+side of a fragment) so that a LaTeX paper and the same text in Markdown give the same fragments.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Environments holding one equation: their body is the fragment, as ``$$ … $$`` would hold it.
+#: The others (``align``, ``gather`` …) keep their ``\begin … \end``: their rows are statements.
+SINGLE_EQUATION = ("equation", "equation*", "displaymath", "math")
+
+
+@dataclass
+class Fragment:
+    line: int
+    latex: str
+    display: bool
+    section: tuple[str, ...]  # headings in force, outermost first
+    block: int  # paragraph / cell id: fragments of one block are neighbours in the prose
+    before: str = ""  # prose between the previous fragment of the block and this one
+    after: str = ""  # prose between this fragment and the next one of the block
+    cell: tuple[int, int, int] | None = None  # (table, row, column) for a fragment in a table cell
+    where: str = ""  # a location finer than the line, where the format has one ("cell 3, line 2")
+
+
+@dataclass
+class Table:
+    line: int
+    header: list[str]
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)  # (line, plain cell texts)
+
+
+def unwrap(environment: str, source: str) -> str:
+    r"""The body of ``\begin{equation} … \end{equation}``; any other environment unchanged."""
+    if environment not in SINGLE_EQUATION:
+        return source
+    begin, end = "\\begin{" + environment + "}", "\\end{" + environment + "}"
+    body = source.strip()
+    if body.startswith(begin) and body.endswith(end):
+        return body[len(begin): len(body) - len(end)]
+    return source
+
+
+@dataclass
+class Reading:
+    """Fragments and tables as a reader finds them, in document order."""
+
+    fragments: list[Fragment] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    section: list[tuple[int, str]] = field(default_factory=list)  # (level, title)
+    block: int = 0
+    _prose: str = ""  # prose since the last fragment of the current block
+    _last: Fragment | None = None  # the last fragment of the current block
+
+    def heading(self, level: int, title: str) -> None:
+        self.end_block()
+        self.section = [s for s in self.section if s[0] < level] + [(level, " ".join(title.split()))]
+
+    def start_block(self) -> None:
+        """A new paragraph, table cell or display: prose does not carry over from the previous one."""
+        self.end_block()
+        self.block += 1
+
+    def end_block(self) -> None:
+        if self._last is not None:
+            self._last.after = self._prose
+        self._last, self._prose = None, ""
+
+    def prose(self, text: str) -> None:
+        self._prose += text
+
+    def math(self, line: int, latex: str, display: bool = False,
+             cell: tuple[int, int, int] | None = None) -> Fragment:
+        """A fragment in the current block, at ``line``: where its opening delimiter is."""
+        frag = Fragment(line, latex, display, tuple(s[1] for s in self.section), self.block,
+                        before=self._prose, cell=cell)
+        if self._last is not None:
+            self._last.after = self._prose
+        self.fragments.append(frag)
+        self._last, self._prose = frag, ""
+        return frag
+
+    def display(self, line: int, latex: str) -> Fragment:
+        """A display equation, a block of its own, at the line of its first character (``line`` is
+        where ``latex`` starts: its leading blank lines are counted)."""
+        self.start_block()
+        frag = self.math(line + latex[: len(latex) - len(latex.lstrip())].count("\n"), latex, display=True)
+        self.start_block()
+        return frag

@@ -1,0 +1,184 @@
+r"""Math in the Markdown family: CommonMark with kramdown's ``$$``, MyST and Quarto.
+
+One walker over markdown-it's tokens serves every dialect; a :class:`Dialect` says which
+markdown-it plugins build its parser and how its fenced directives are read. What counts as math:
+``$…$``, ``$$…$$`` (inline and display), ``\(…\)``, ``\[…\]`` and their doubled forms, amsmath
+environments, KaTeX shortcodes, and the same inside HTML blocks (:mod:`symtf.sources.html`).
+Code spans, code blocks and front matter are never math.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.amsmath import amsmath_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .fragments import Reading, unwrap
+from .mdplugins import brackets_plugin, shortcodes_plugin
+
+_MATH_INLINE = ("math_inline", "math_inline_double", "math_single")
+_MATH_BLOCK = ("math_block", "math_block_label", "math_block_eqno")
+
+
+def _dollars(md: MarkdownIt) -> None:
+    dollarmath_plugin(md, double_inline=True, allow_digits=True, allow_space=True, allow_labels=True,
+                      allow_blank_lines=False)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A member of the Markdown family: its parser's plugins and how it reads a fenced block.
+
+    ``fence(reader, token, line, reading)`` returns True when it has read the fence (a ``{math}``
+    directive, a directive whose body is Markdown); otherwise the fence is code and is skipped.
+    """
+
+    name: str
+    plugins: tuple[Callable[[MarkdownIt], None], ...]
+    fence: Callable[["MarkdownReader", Token, int, Reading], bool] | None = field(default=None, compare=False)
+
+
+def _code(reader: "MarkdownReader", token: Token, line: int, reading: Reading) -> bool:
+    return False
+
+
+#: Plain Markdown (Jekyll/kramdown, Hugo, Zola, GitHub): tables, every delimiter, shortcodes.
+MARKDOWN = Dialect("markdown", (front_matter_plugin, brackets_plugin, shortcodes_plugin, _dollars, amsmath_plugin),
+                   _code)
+
+
+@lru_cache(maxsize=None)
+def _parser(dialect: Dialect) -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table")
+    for plugin in dialect.plugins:
+        plugin(md)
+    return md
+
+
+class MarkdownReader:
+    """Reads Markdown source into a :class:`Reading`; ``offset`` lines precede ``source`` in its file."""
+
+    def __init__(self, dialect: Dialect = MARKDOWN):
+        self.dialect = dialect
+        self.md = _parser(dialect)
+
+    def read(self, source: str, reading: Reading | None = None, offset: int = 0) -> Reading:
+        reading = Reading() if reading is None else reading
+        self._walk(self.md.parse(source), reading, offset)
+        reading.end_block()
+        return reading
+
+    def inline(self, text: str, reading: Reading, line: int, cell=None) -> list[str]:
+        """The math of one run of inline text starting at ``line``; its plain text pieces."""
+        tokens = self.md.parseInline(text)
+        return self._inline(tokens[0].children or [] if tokens else [], reading, line, cell)
+
+    # ------------------------------------------------------------------ tokens
+    def _walk(self, tokens: list[Token], reading: Reading, offset: int) -> None:
+        line = offset + 1
+        cell = None
+        row_line, row_cells, col, in_head = line, [], 0, False
+        for i, tok in enumerate(tokens):
+            if tok.map:
+                line = offset + tok.map[0] + 1
+            kind = tok.type
+            if kind == "heading_open":
+                reading.heading(int(tok.tag[1]), _plain(tokens[i + 1]))
+            elif kind == "table_open":
+                reading.end_block()
+                reading.tables.append(_table(line))
+            elif kind == "thead_open":
+                in_head = True
+            elif kind == "tbody_open":
+                in_head = False
+            elif kind == "tr_open":
+                row_cells, col = [], 0
+            elif kind == "tr_close":
+                if in_head:
+                    reading.tables[-1].header = row_cells
+                else:
+                    reading.tables[-1].rows.append((row_line, row_cells))
+            elif kind in ("th_open", "td_open"):
+                row_line = line
+                cell = (len(reading.tables) - 1, -1 if in_head else len(reading.tables[-1].rows), col)
+                col += 1
+            elif kind in ("th_close", "td_close"):
+                cell = None
+            elif kind in _MATH_BLOCK:
+                self._math_block(tok, reading, line)
+            elif kind == "amsmath":
+                reading.display(line, unwrap(tok.meta.get("environment", ""), tok.content))
+            elif kind in ("fence", "colon_fence") and self.dialect.fence is not None:
+                self.dialect.fence(self, tok, line, reading)
+            elif kind == "html_block":
+                from .html import read_html
+
+                reading.start_block()
+                read_html(tok.content, self, reading, line)
+                reading.end_block()
+            elif kind == "inline" and tok.children is not None:
+                reading.start_block()
+                pieces = self._inline(tok.children, reading, line, cell)
+                if reading.tables and cell is not None:
+                    row_cells.append("".join(pieces).strip())
+                reading.end_block()
+
+    def _math_block(self, tok: Token, reading: Reading, line: int) -> None:
+        content = tok.content
+        if tok.markup == "$$" and "$$" in content and "\n" not in content.strip():
+            reading.start_block()  # "$$a$$ text $$b$$" on one line: kramdown's inline math
+            for k, piece in enumerate(content.split("$$")):
+                if k % 2 == 0 and piece.strip():
+                    reading.math(line, piece)
+            reading.start_block()
+            return
+        reading.display(line, content)
+
+    def _inline(self, children: list[Token], reading: Reading, line: int, cell) -> list[str]:
+        plain = []
+        for child in children:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+                reading.prose(" ")
+                plain.append(" ")
+            elif child.type in _MATH_INLINE:
+                if (child.meta or {}).get("display") and cell is None:  # \[…\] and the like: a block of its own
+                    reading.display(line, child.content)
+                else:
+                    reading.math(line, child.content, False, cell)
+                line += child.content.count("\n")
+                plain.append(f"$${child.content}$$")
+            elif child.type == "myst_role" and (child.meta or {}).get("name") == "math":
+                reading.math(line, child.content, False, cell)
+                plain.append(f"$${child.content}$$")
+            elif child.type in ("text", "code_inline"):
+                reading.prose(child.content)
+                plain.append(child.content)
+        return plain
+
+
+def _plain(inline: Token) -> str:
+    """A heading's words: its text and code, its math as ``$…$``, without markup or HTML."""
+    words = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline"):
+            words.append(child.content)
+        elif child.type in _MATH_INLINE:
+            words.append(f"${child.content}$")
+    return "".join(words).strip()
+
+
+def _table(line: int):
+    from .fragments import Table
+
+    return Table(line, [])
+
+
+def read_markdown(source: str) -> Reading:
+    """The fragments and tables of a Markdown post (kramdown/Jekyll, Hugo, Zola, GitHub)."""
+    return MarkdownReader(MARKDOWN).read(source)

@@ -1,0 +1,148 @@
+r"""markdown-it rules for the math delimiters that CommonMark and ``dollarmath`` do not know.
+
+- ``\(…\)`` and ``\[…\]`` (MathJax's defaults), and the doubled ``\\(…\\)`` / ``\\[…\\]`` that
+  Jekyll and Zola posts write so that the backslash survives Markdown;
+- Hugo and Zola shortcodes around KaTeX: ``{{< katex >}}…{{< /katex >}}`` (also ``{{% … %}}``,
+  ``display`` for a display equation) and ``{% katex(block=true) %}…{% end %}``;
+- Quarto's labelled display equations ``$$ … $$ {#eq-name}``.
+
+Each is a tokenizer rule: it runs at a position of markdown-it's own scan, so code spans and code
+blocks (consumed by their own rules first) are never read as math.
+"""
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+
+#: (open, close, display) for the bracket delimiters, longest first.
+BRACKETS = (("\\\\(", "\\\\)", False), ("\\\\[", "\\\\]", True), ("\\(", "\\)", False), ("\\[", "\\]", True))
+#: Shortcode names that hold TeX in Hugo and Zola themes.
+SHORTCODES = ("katex", "math", "tex", "mathjax", "latex")
+_ALT = ["paragraph", "reference", "blockquote", "list", "footnote_def"]
+
+
+def _push(state, kind: str, content: str, display: bool, markup: str):
+    token = state.push(kind, "math", 0)
+    token.content = content
+    token.markup = markup
+    token.meta = {"display": display}
+    return token
+
+
+# --------------------------------------------------------------------------- brackets
+
+def _bracket_inline(state: StateInline, silent: bool) -> bool:
+    src, pos = state.src, state.pos
+    if src[pos] != "\\":
+        return False
+    for open_, close, display in BRACKETS:
+        if src.startswith(open_, pos):
+            end = src.find(close, pos + len(open_))
+            if end < 0 or not src[pos + len(open_): end].strip():
+                return False
+            if not silent:
+                _push(state, "math_inline_double" if display else "math_inline", src[pos + len(open_): end],
+                      display, open_)
+            state.pos = end + len(close)
+            return True
+    return False
+
+
+def _display_block(opens: tuple[tuple[str, str], ...], label_open: str | None = None):
+    """A block rule for a display equation from a line that starts with an opening delimiter to the
+    first line that ends with its closing one (optionally followed by ``{#label}``); no blank lines."""
+
+    def rule(state: StateBlock, start: int, end_line: int, silent: bool) -> bool:
+        if state.sCount[start] - state.blkIndent >= 4:
+            return False
+        begin = state.bMarks[start] + state.tShift[start]
+        first = state.src[begin: state.eMarks[start]]
+        pair = next(((o, c) for o, c in opens if first.startswith(o)), None)
+        if pair is None:
+            return False
+        open_, close = pair
+        lines = [first[len(open_):]]
+        line = start
+        while True:
+            text = lines[-1].rstrip()
+            label = ""
+            if label_open and text.endswith("}") and label_open in text:
+                cut = text.rindex(label_open)
+                text, label = text[:cut].rstrip(), text[cut:]
+            if text.endswith(close) and (line > start or len(text) >= len(close)):
+                lines[-1] = text[: len(text) - len(close)]
+                break
+            line += 1
+            if line >= end_line:
+                return False
+            nxt = state.src[state.bMarks[line]: state.eMarks[line]]
+            if not nxt.strip():
+                return False
+            lines.append(nxt)
+        if silent:
+            return True
+        token = _push(state, "math_block_label" if label else "math_block", "\n".join(lines), True, open_)
+        token.block = True
+        token.info = label.strip("{}#") if label else ""
+        token.map = [start, line + 1]
+        state.line = line + 1
+        return True
+
+    return rule
+
+
+def brackets_plugin(md: MarkdownIt) -> None:
+    r"""``\(…\)``, ``\[…\]`` and their doubled forms, inline and as display blocks."""
+    md.inline.ruler.before("escape", "math_brackets", _bracket_inline)
+    md.block.ruler.before("fence", "math_block_brackets",
+                          _display_block(tuple((o, c) for o, c, d in BRACKETS if d)), {"alt": _ALT})
+
+
+def quarto_labels_plugin(md: MarkdownIt) -> None:
+    """Quarto's ``$$ … $$ {#eq-name}``: a display equation whose label follows its closing ``$$``."""
+    md.block.ruler.before("fence", "math_block_quarto", _display_block((("$$", "$$"),), "{#"), {"alt": _ALT})
+
+
+# --------------------------------------------------------------------------- shortcodes
+
+def _tag(src: str, pos: int) -> tuple[str, str, str, int] | None:
+    """``(kind, name, arguments, end)`` for a shortcode tag at ``pos``: ``{{< name args >}}``,
+    ``{{% name args %}}`` (kind ``hugo``) or ``{% name(args) %}`` (kind ``zola``)."""
+    for kind, open_, close in (("hugo", "{{<", ">}}"), ("hugo", "{{%", "%}}"), ("zola", "{%", "%}")):
+        if src.startswith(open_, pos):
+            end = src.find(close, pos + len(open_))
+            if end < 0 or "\n" in src[pos:end]:
+                return None
+            body = src[pos + len(open_): end].strip()
+            name = body.split("(")[0].split()[0] if body else ""
+            return kind, name, body[len(name):], end + len(close)
+    return None
+
+
+def _shortcode_inline(state: StateInline, silent: bool) -> bool:
+    src, pos = state.src, state.pos
+    tag = _tag(src, pos)
+    if tag is None or tag[1] not in SHORTCODES:
+        return False
+    kind, name, args, start = tag
+    closing = ("/" + name,) if kind == "hugo" else ("end", "end" + name)
+    scan = start
+    while True:  # the matching closing tag: the first tag named /name (hugo) or end (zola)
+        scan = src.find("{", scan)
+        if scan < 0:
+            return False
+        found = _tag(src, scan)
+        if found is not None and found[1] in closing:
+            break
+        scan += 1
+    if not silent:
+        display = "display" in args or "block=true" in args.replace(" ", "")
+        _push(state, "math_inline_double" if display else "math_inline", src[start:scan], display, name)
+    state.pos = found[3]
+    return True
+
+
+def shortcodes_plugin(md: MarkdownIt) -> None:
+    """Hugo's ``{{< katex >}}`` and Zola's ``{% katex() %}`` shortcodes (names in :data:`SHORTCODES`)."""
+    md.inline.ruler.before("escape", "math_shortcode", _shortcode_inline)

@@ -1,0 +1,76 @@
+"""One document in every format symtf reads: the same fragments, claims and findings as the plain
+Markdown version, each finding at the line of the source file where its fragment is written."""
+import json
+from pathlib import Path
+
+import pytest
+
+from symtf.check.checker import check_text
+from symtf.check.extract import extract
+from symtf.sources import Source, format_for
+
+FIXTURES = Path(__file__).parent / "fixtures" / "formats"
+VARIANTS = ["myst.md", "quarto.qmd", "notebook.ipynb", "paper.tex", "jekyll.md", "hugo.md", "html.md"]
+
+
+def _source(name: str) -> Source:
+    path = FIXTURES / name
+    text = path.read_text(encoding="utf-8")
+    return Source(text, format_for(path, text), str(path))
+
+
+def _fragments(source):
+    frags, tables = extract(source)
+    return ([(" ".join(f.latex.split()), f.display, f.section, f.cell, " ".join(f.before.split()),
+              " ".join(f.after.split())) for f in frags],
+            [(t.header, [cells for _, cells in t.rows]) for t in tables])
+
+
+def _findings(source):
+    return [(f.status, f.rule, " ".join(f.latex.split()), f.message, f.expected) for f in check_text(source)]
+
+
+def test_formats_are_detected():
+    assert [format_for(FIXTURES / n, _source(n)) for n in VARIANTS] == [
+        "myst", "quarto", "notebook", "latex", "markdown", "markdown", "markdown"]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_same_fragments_as_markdown(name):
+    assert _fragments(_source(name)) == _fragments(_source("post.md"))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_same_findings_as_markdown(name):
+    expected = _findings(_source("post.md"))
+    assert [f[0] for f in expected].count("mismatch") == 2  # the fixture's two mistakes are found
+    assert _findings(_source(name)) == expected
+
+
+def _line_text(source: Source, line: int) -> str:
+    text = source.splitlines()[line - 1]
+    return json.loads("[" + text.strip().rstrip(",") + "]")[0] if source.fmt == "notebook" else text
+
+
+@pytest.mark.parametrize("name", ["post.md"] + VARIANTS)
+def test_each_fragment_is_at_its_source_line(name):
+    source = _source(name)
+    frags, _ = extract(source)
+    assert len(frags) == 10  # 4 in the prose, 2 displays, 4 in the table
+    for frag in frags:
+        first = frag.latex.strip().splitlines()[0].strip()
+        assert first in _line_text(source, frag.line), (frag.line, first)
+
+
+@pytest.mark.parametrize("name", ["post.md"] + VARIANTS)
+def test_each_finding_is_on_a_line_of_its_fragment(name):
+    source = _source(name)
+    frags, _ = extract(source)
+    spans = {line for f in frags for line in range(f.line, f.line + f.latex.strip().count("\n") + 1)}
+    findings = check_text(source)
+    assert findings and {f.line for f in findings} <= spans
+
+
+def test_notebook_fragments_name_their_cell():
+    frags, _ = extract(_source("notebook.ipynb"))
+    assert [f.where for f in frags[:5]] == ["cell 1, line 5"] * 3 + ["cell 1, line 6", "cell 3, line 2"]

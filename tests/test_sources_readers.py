@@ -1,0 +1,165 @@
+"""Each reader on the constructs of its format: what is math, what is not, and at which line."""
+import json
+
+import pytest
+
+from symtf.sources import Source, format_for, read
+from symtf.sources.notebook import source_lines
+
+
+def _math(text, fmt="markdown"):
+    return [(f.line, f.latex.strip(), f.display) for f in read(text, fmt).fragments]
+
+
+def test_markdown_delimiters_and_code():
+    doc = "\n".join([
+        r"Inline \(a = b\) and escaped \\(c = d\\), `\(not\)` and `$$not$$`.",  # 1
+        r"\[ e = f \]",  # 2
+        "",
+        r"\\[",  # 4
+        r"g = h",  # 5
+        r"\\]",
+        "",
+        "```",
+        r"\[ not = math \]",
+        "```",
+        "",
+        r"    \(indented code\)",
+    ])
+    assert _math(doc) == [(1, "a = b", False), (1, "c = d", False), (2, "e = f", True), (5, "g = h", True)]
+
+
+def test_markdown_unclosed_delimiters_are_prose():
+    assert _math(r"a \( b and \[ c" + "\n\n$$\nx\n\ny\n$$") == []
+
+
+def test_hugo_and_zola_shortcodes():
+    doc = "\n".join([
+        "A {{< katex >}}a = b{{< /katex >}} and {{% math %}}c{{% /math %}}.",
+        "",
+        "{{< katex display=true >}}",
+        "d = e",  # 4
+        "{{< /katex >}}",
+        "",
+        "{% katex(block=true) %}f = g{% end %}",  # 7
+        "",
+        "{{< figure src=x >}} is not math; `{{< katex >}}h{{< /katex >}}` is code.",
+    ])
+    assert _math(doc) == [(1, "a = b", False), (1, "c", False), (4, "d = e", True), (7, "f = g", True)]
+
+
+def test_math_in_html_blocks():
+    doc = "\n".join([
+        "<div>",
+        r"Text $a = b$ and \(c\)",  # 2
+        "<pre>$$not math$$</pre>",
+        '<script type="math/tex">d = e</script>',  # 4
+        "<script>var x = '$f$';</script>",
+        "</div>",
+    ])
+    assert _math(doc) == [(2, "a = b", False), (2, "c", False), (4, "d = e", False)]
+
+
+def test_front_matter_is_not_math():
+    assert _math("---\ntitle: $a = b$\n---\n\n$c$\n") == [(5, "c", False)]
+
+
+def test_myst_directives_roles_and_comments():
+    doc = "\n".join([
+        "```{math}",
+        ":label: eq-a",
+        "a = b",  # 3
+        "",
+        "c = d",  # 5
+        "```",
+        "",
+        ":::{note}",
+        "A note with $e = f$.",  # 9
+        ":::",
+        "",
+        "% a comment with $g$",
+        "",
+        "```{code-cell} python",
+        "x = '$h$'",
+        "```",
+        "",
+        "The role {math}`i = j` and $$k$$ (eq-k)",  # 18
+    ])
+    assert _math(doc, "myst") == [(3, "a = b", True), (5, "c = d", True), (9, "e = f", False), (18, "i = j", False),
+                                   (18, "k", False)]
+
+
+def test_quarto_labels_and_code_cells():
+    doc = "$$ a = b $$ {#eq-a}\n\n```{python}\nprint('$c$')\n```\n\n$$\nd = e\n$$ {#eq-d}\n\nSee @eq-d.\n"
+    assert _math(doc, "quarto") == [(1, "a = b", True), (8, "d = e", True)]
+
+
+def test_latex_environments_comments_verbatim():
+    doc = "\n".join([
+        r"\documentclass{article}",
+        r"\newcommand{\R}{$not$}",
+        r"\begin{document}",
+        r"\section{A $b$}",
+        r"Text $a$ and \(c\) % comment $no$",  # 5
+        r"\[ d \]",  # 6
+        r"\begin{equation*} e \label{x} \end{equation*}",  # 7
+        r"\begin{gather}",
+        r"f \\ g",  # 9
+        r"\end{gather}",
+        r"\begin{verbatim}",
+        r"$no$",
+        r"\end{verbatim}",
+        r"\verb|$no$| \footnote{see $h$} \cite{$no$}",  # 14
+        r"\end{document}",
+    ])
+    reading = read(doc, "latex")
+    assert [(f.line, f.latex.strip()) for f in reading.fragments] == [
+        (5, "a"), (5, "c"), (6, "d"), (7, "e"), (8, r"\begin{gather}" + "\nf \\\\ g\n" + r"\end{gather}"), (14, "h")]
+    assert reading.fragments[0].section == ("A $b$",)
+
+
+def test_latex_table_cells():
+    doc = r"""\begin{tabular}{ll}
+Name & Shape \\ \hline
+$q$ & $d \times n$ \\
+\end{tabular}"""
+    reading = read(doc, "latex")
+    assert reading.tables[0].header == ["Name", "Shape"]
+    assert reading.tables[0].rows == [(3, ["$$q$$", r"$$d \times n$$"])]
+    assert [f.cell for f in reading.fragments] == [(0, 0, 0), (0, 0, 1)]
+
+
+def _notebook(sources):
+    cells = [{"cell_type": kind, "metadata": {}, "source": src, **({"outputs": [], "execution_count": None}
+                                                                   if kind == "code" else {})}
+             for kind, src in sources]
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+
+
+def test_notebook_lines_for_list_and_string_sources():
+    nb = _notebook([("markdown", ["# T\n", "\n", "$a$\n", "$b$"]), ("code", "x = '$no$'"), ("markdown", "x\n$c$")])
+    text = json.dumps(nb, indent=1)
+    lines = text.splitlines()
+    frags = read(text, "notebook").fragments
+    assert [(f.latex, f.where) for f in frags] == [("a", "cell 1, line 3"), ("b", "cell 1, line 4"),
+                                                   ("c", "cell 3, line 2")]
+    assert '"$a$\\n"' in lines[frags[0].line - 1] and '"$b$"' in lines[frags[1].line - 1]
+    assert '"x\\n$c$"' in lines[frags[2].line - 1]  # one string: the line that holds it
+
+
+def test_notebook_positions_in_compact_json():
+    text = json.dumps(_notebook([("markdown", ["$a$\n", "$b$"])]))
+    assert source_lines(text) == [[1, 1]]
+
+
+def test_notebook_that_is_not_json_is_an_error():
+    with pytest.raises(Exception, match="(?i)json"):
+        read("{not json", "notebook")
+
+
+def test_format_for_suffixes_and_myst_front_matter():
+    assert format_for("a/b.qmd") == "quarto" and format_for("x.TEX") == "latex" and format_for("x.txt") is None
+    assert format_for("x.md", "---\nmyst:\n  enable_extensions: [dollarmath]\n---\n") == "myst"
+    assert format_for("x.md", "---\ntitle: x\n---\n") == "markdown"
+    with pytest.raises(ValueError, match="unknown format 'rst'"):
+        Source("x", "rst")
