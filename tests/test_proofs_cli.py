@@ -9,7 +9,8 @@ IDS = ["concat-wo", "variance-sqrt-dhead", "softmax-simplex", "softmax-shift", "
        "softmax-example", "result-matrix-form", "convex-combination", "simplified-equals-last-column",
        "end-to-end-layer", "causal", "permutation-equivariance", "qk-ov-circuits", "row-column-convention",
        "mlp-position-wise", "layernorm-moments", "layernorm-beta-gamma", "zero-layer-bigram", "param-counts"]
-IDS += ["rmsnorm-layernorm", "llama-param-counts", "rope-relative", "rope-absorption"]  # beyond the post (docs/beyond/)
+IDS += ["rmsnorm-layernorm", "llama-param-counts", "rope-relative", "rope-absorption",
+        "path-expansion-1l", "path-expansion-2l"]  # beyond the post (docs/beyond/)
 
 
 def test_registry_has_the_fixed_ids():

@@ -10,6 +10,7 @@ from . import (
     llama,
     mlp,
     params,
+    paths,
     rmsnorm,
     rope,
     softmax,
@@ -83,4 +84,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
     Claim("rope-absorption", rope.ABSORPTION, rope.prove_absorption,
           ("the claim some posts make: absorb W_Q^T W_K into one matrix, then apply RoPE",), rope.numeric_absorption,
           expected=Status.REFUTED, section="rope"),
+    Claim("path-expansion-1l", paths.STATEMENT_1L, paths.prove_1l, paths.ASSUMPTIONS, paths.numeric_1l,
+          section="path-expansion"),
+    Claim("path-expansion-2l", paths.STATEMENT_2L, paths.prove_2l, paths.ASSUMPTIONS, paths.numeric_2l,
+          section="path-expansion"),
 )}
