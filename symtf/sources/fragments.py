@@ -51,6 +51,7 @@ class Reading:
 
     fragments: list[Fragment] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    where: dict[int, str] = field(default_factory=dict)  # file line -> finer location, where the format has one
     section: list[tuple[int, str]] = field(default_factory=list)  # (level, title)
     block: int = 0
     _prose: str = ""  # prose since the last fragment of the current block

@@ -8,6 +8,7 @@ standard library's JSON scanner over the file, which reports where each string s
 from __future__ import annotations
 
 import json
+from collections import Counter
 from json.decoder import scanstring
 
 from .fragments import Reading
@@ -116,6 +117,9 @@ def read_notebook(text: str) -> Reading:
         if cell.cell_type != "markdown":
             continue
         first_frag, first_table = len(reading.fragments), len(reading.tables)
+        shared = {ln for ln, count in Counter(lines).items() if count > 1}  # a one-string source: one file line
+        for k, file_line in enumerate(lines, start=1):
+            reading.where[file_line] = f"cell {number}" if file_line in shared else f"cell {number}, line {k}"
         reader.read(cell.source, reading)  # headings carry over from cell to cell, as the notebook reads
         for frag in reading.fragments[first_frag:]:
             frag.where = f"cell {number}, line {frag.line}"
