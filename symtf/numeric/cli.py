@@ -16,7 +16,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--random", action="store_true", help="use random weights (see --seed and the size flags)")
     source.add_argument("--checkpoint", metavar="DIR",
                         help="Hugging Face GPT-2 directory (config.json + model.safetensors or pytorch_model.bin)")
-    parser.add_argument("--tokens", required=True, help="comma-separated token ids, e.g. 3,1,4")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--tokens", help="comma-separated token ids, e.g. 3,1,4")
+    given.add_argument("--text", help="text, tokenized with --tokenizer DIR or the --checkpoint directory's tokenizer")
+    parser.add_argument("--tokenizer", metavar="DIR", help="tokenizer directory for --text and --top (default: --checkpoint)")
+    parser.add_argument("--top", type=int, metavar="K",
+                        help="print the K likeliest next tokens instead of the activations (default 5 with --text)")
     parser.add_argument("--out", metavar="ACTS.npz",
                         help="also write every activation to this npz file, keyed by TransformerLens hook names "
                              "(blocks.{l}.hook_resid_pre ...) plus logits and probs, in the --convention's layout")
@@ -53,7 +58,11 @@ def run(args: argparse.Namespace) -> int:
     from symtf.numeric.weights import load_weights, random_weights, write_npz
 
     dtype = np.dtype(args.dtype)
-    tokens = _parse_tokens(args.tokens)
+    tokenizer = prompt = None
+    tokenizer_dir = args.tokenizer or args.checkpoint
+    if args.text is not None and tokenizer_dir is None:
+        raise InputError("--text needs a tokenizer: --checkpoint DIR (its own) or --tokenizer DIR")
+    tokens = _parse_tokens(args.tokens) if args.text is None else None
     if args.out and os.path.isdir(args.out):
         raise InputError(f"--out {args.out}: is a directory; give the npz file to write, e.g. "
                          f"{os.path.join(args.out, 'acts.npz')}")
@@ -73,6 +82,15 @@ def run(args: argparse.Namespace) -> int:
         weights = random_weights(variant, sizes, args.seed)
     else:
         weights = load_weights(args.weights, variant, dtype)
+    if args.text is not None:
+        from symtf.numeric.next_token import prompt as tokenize_prompt
+
+        tokenizer, prompt = tokenize_prompt(args.text, tokenizer_dir, weights["W_E"].shape[-1])
+        tokens = list(prompt.ids)
+    elif args.top is not None and args.tokenizer:
+        from symtf.text import load_tokenizer
+
+        tokenizer = load_tokenizer(args.tokenizer)
     from symtf.model import Convention, Variant
     from symtf.numeric.hooks import by_hook
 
@@ -84,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
     hooked = by_hook(model, acts) if args.out else {}
     if args.out:
         write_npz(args.out, hooked)
+    if prompt is not None or args.top is not None:
+        from symtf.numeric.next_token import print_prediction
+
+        return print_prediction(args, acts, tokens, prompt, tokenizer)
     if args.format == "json":
         print(json.dumps({
             "variant": args.variant,
