@@ -163,11 +163,22 @@ def test_bad_text_inputs_are_one_clear_line(written, tmp_path, capsys):
 def test_a_checkpoint_without_a_tokenizer_is_one_clear_line(written, tmp_path, capsys):
     for name in ("config.json", "model.safetensors"):
         (tmp_path / name).write_bytes((written / name).read_bytes())
-    line = _one_error_line(capsys, ["eval", "--checkpoint", str(tmp_path), "--text", TEXT])
+    line = _one_error_line(capsys, ["eval", "--checkpoint", str(tmp_path), "--text", "New York"])
     assert f"{tmp_path}: no tokenizer in this directory (expected tokenizer.json, or vocab.json and merges.txt)" in line
 
 
 def test_a_tokenizer_larger_than_the_model_is_one_clear_line(written, tmp_path, capsys):
     train_bpe([CORPUS], 400).save(str(tmp_path / "tokenizer.json"))
-    line = _one_error_line(capsys, ["eval", "--checkpoint", str(written), "--text", TEXT, "--tokenizer", str(tmp_path)])
+    line = _one_error_line(capsys, ["eval", "--checkpoint", str(written), "--text", "New York ÿ", "--tokenizer",
+                                    str(tmp_path)])
     assert f"outside the model's n_vocab = {VOCAB} (the tokenizer does not belong to these weights)" in line
+
+
+def test_row_convention_ranks_the_same(written, capsys):
+    runs = []
+    for convention in ("column", "row"):
+        assert main(["eval", "--checkpoint", str(written), "--text", "New York is", "--top", "6", "--format", "json",
+                     "--convention", convention]) == 0
+        runs.append(json.loads(capsys.readouterr().out)["next"])
+    assert [g["id"] for g in runs[0]] == [g["id"] for g in runs[1]]
+    np.testing.assert_allclose([g["probability"] for g in runs[0]], [g["probability"] for g in runs[1]], rtol=1e-12)
