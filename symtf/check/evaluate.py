@@ -44,22 +44,50 @@ def scalarize(v):
     return v
 
 
+# The most items a ``\dots`` sequence or a sum may have to be evaluated term by term, and the most
+# nodes one Evaluator visits: past them a fragment is left unchecked, never materialised (issue 10).
+MAX_ITEMS = 10_000
+MAX_STEPS = 200_000
+_INDEX_SUM = re.compile(r"[+-]?(\d+[A-Za-z]*|[A-Za-z]+)([+-](\d+[A-Za-z]*|[A-Za-z]+))*")
+_INDEX_TERM = re.compile(r"([+-]?)(\d*)([A-Za-z]*)")
+
+
 def index_value(text: str, env: dict, ctx) -> int:
-    """``n+1``, ``i``, ``2``, ``H`` with the loop/free variables of ``env``."""
+    """``n+1``, ``i``, ``2``, ``2i-1``, ``H`` with the loop/free variables of ``env``.
+
+    A sum of terms, each an optional whole number (at most 18 digits) times an optional name (a
+    loop variable of ``env`` or a size of ``ctx``); no other syntax. Unknown otherwise.
+    """
     text = text.strip().strip("{}").replace(" ", "")
-    if not re.fullmatch(r"[A-Za-z0-9+\-]+", text):
+    if not _INDEX_SUM.fullmatch(text):
         raise Unknown(f"index {text!r} is not an integer expression")
+    total = 0
+    for sign, digits, name in _INDEX_TERM.findall(text):
+        if not (digits or name):
+            continue
+        if len(digits) > 18:
+            raise Unknown(f"index {text!r} has a number of more than 18 digits")
+        value = int(digits) if digits else 1
+        if name:
+            try:
+                bound = env[name] if name in env else ctx.size_value(name)
+                whole = None if bound is None else int(bound)
+                bound = whole if whole == bound else None  # d = 3.5 is no index bound
+            except (OverflowError, ValueError, TypeError):  # a section's "n = \infty", say
+                bound = None
+            if bound is None:
+                raise Unknown(f"index {text!r} uses {name!r}, which is not bound to a whole number here")
+            value *= bound
+        total += -value if sign == "-" else value
+    return total
 
-    def repl(m):
-        name = m.group(0)
-        if name in env:
-            return str(env[name])
-        size = ctx.size_value(name)
-        if size is None:
-            raise Unknown(f"index {text!r} uses {name!r}, which is not bound here")
-        return str(size)
 
-    return int(eval(re.sub(r"[A-Za-z]+", repl, text)))  # digits and +/- only
+def _count(lo: int, hi: int, what: str) -> int:
+    """The number of items from ``lo`` to ``hi``; Unknown past ``MAX_ITEMS`` (never materialised)."""
+    count = hi - lo + 1
+    if count > MAX_ITEMS:
+        raise Unknown(f"{what} of {count} items is longer than the {MAX_ITEMS} the checker evaluates one by one")
+    return count
 
 
 def _split_mid(a: str, b: str):
@@ -117,6 +145,8 @@ def expand(items: list, env: dict, ctx) -> list:
                 continue
             if hi < lo:
                 raise ShapeMismatch(f"the sequence runs from {lo} down to {hi}")
+            if len(out) + _count(lo, hi, "a \\dots sequence") > MAX_ITEMS:
+                raise Unknown(f"a list of more than {MAX_ITEMS} items after expanding \\dots")
             out.extend(build(k) for k in range(lo, hi + 1))
             i += 2
             continue
@@ -128,6 +158,8 @@ def expand(items: list, env: dict, ctx) -> list:
 class Evaluator:
     def __init__(self, ctx):
         self.ctx = ctx
+        self.steps = 0  # nodes evaluated: bounded by MAX_STEPS
+        self.active = False  # inside an outer ev(): floating-point overflow already raises
 
     def dims(self, v) -> str:
         if is_scalar(v):
@@ -135,6 +167,22 @@ class Evaluator:
         return f"{self.ctx.dim_name(v.shape[0])} × {self.ctx.dim_name(v.shape[1])}"
 
     def ev(self, node, env: dict):
+        """The value of ``node``; Unknown where a finite computation overflows floating point."""
+        if self.active:
+            return self._ev(node, env)
+        self.active = True
+        try:
+            with np.errstate(over="raise"):
+                return self._ev(node, env)
+        except (FloatingPointError, OverflowError) as exc:
+            raise Unknown(f"a value too large for floating point ({exc}): not checked") from exc
+        finally:
+            self.active = False
+
+    def _ev(self, node, env: dict):
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Unknown(f"more than {MAX_STEPS} evaluation steps: too large to evaluate term by term")
         kind = node[0]
         method = getattr(self, "_" + kind, None)
         if method is None:
@@ -151,9 +199,13 @@ class Evaluator:
         if node[1] == "e" and node[2] is None:
             if node[3] is None:
                 return np.float64(np.e)
-            from .parse import Parser
+            from .parse import ParseError, parse_expr
 
-            return np.exp(self.ev(Parser(node[3]).expr_all(), env))
+            try:
+                exponent = parse_expr(node[3])
+            except ParseError as exc:
+                raise Unknown(f"the exponent of e: {exc}") from exc
+            return np.exp(self.ev(exponent, env))
         return self.ctx.resolve(node, env).value
 
     def _idx(self, node, env):
@@ -280,6 +332,7 @@ class Evaluator:
         else:
             lo_v = index_value(lo, env, self.ctx)
             hi_v = index_value(hi, env, self.ctx) if hi is not None else self.ctx.default_range(var)
+        _count(lo_v, hi_v, "a sum")
         values = [self.ev(body, {**env, var: k}) for k in range(lo_v, hi_v + 1)]
         if not values:
             raise ShapeMismatch("an empty sum")

@@ -25,7 +25,7 @@ _SUBST = [
     (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
     (re.compile(r"\\end\{(?:pmatrix|matrix)\}"), r"\\end{bmatrix}"),
 ]
-_ALIGN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}(.*?)\\end\{\1\}", re.S)
+_ALIGN_BEGIN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}")
 _RELATION = re.compile(r"^\s*(=|\\approx|\\le|\\ge|<|>|\\ne)")
 
 
@@ -44,11 +44,30 @@ def clean(latex: str) -> str:
         s = pattern.sub(repl, s)
     s = re.sub(r"\\text\s*\{\s*\}", "", s)
     s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
-    while True:  # trailing punctuation, possibly wrapped in \text{}
-        stripped = re.sub(r"(\\text\{\s*[.,;]\s*\}|[.,;])\s*$", "", s).rstrip()
-        if stripped == s:
-            return s
-        s = stripped
+    return _strip_punctuation(s)
+
+
+_TEXT_PUNCT = re.compile(r"\\text\{\s*[.,;]\s*\}")
+
+
+def _strip_punctuation(s: str) -> str:
+    """``s`` without its trailing punctuation (``.``, ``,``, ``;``, possibly as ``\\text{.}``), in one pass."""
+    end = len(s)
+    while True:
+        while end and s[end - 1].isspace():
+            end -= 1
+        if end and s[end - 1] in ".,;":
+            end -= 1
+            continue
+        if end and s[end - 1] == "}":
+            start = s.rfind("\\text{", max(0, end - 16), end)
+            if start >= 0 and _TEXT_PUNCT.fullmatch(s, start, end):
+                end = start
+                continue
+        return s[:end]
+
+
+_COMMAND = re.compile(r"\\(begin|end)\{[^}]*\}|\\[a-zA-Z]+|\\.?", re.S)
 
 
 def _top_level_split(s: str, sep: str) -> list[str]:
@@ -61,8 +80,7 @@ def _top_level_split(s: str, sep: str) -> list[str]:
             i += len(sep)
             continue
         if c == "\\":
-            m = re.match(r"\\(begin|end)\{[^}]*\}|\\[a-zA-Z]+|\\.", s[i:])
-            word = m.group(0)
+            word = _COMMAND.match(s, i).group(0)  # a lone backslash at the end is a word too
             depth += word.startswith("\\begin") - word.startswith("\\end")
             i += len(word)
             continue
@@ -80,17 +98,33 @@ def statements(latex: str) -> tuple[Statement, ...]:
     return tuple(_statements(latex))
 
 
+def _align(latex: str) -> tuple[str, int] | None:
+    """(rows, where they start) of the first closed alignment environment, in time linear in ``latex``."""
+    unclosed = set()  # names with no \end after an earlier \begin: none after a later one either
+    for m in _ALIGN_BEGIN.finditer(latex):
+        name = m.group(1)
+        if name in unclosed:
+            continue
+        close = latex.find("\\end{" + name + "}", m.end())
+        if close < 0:
+            unclosed.add(name)
+            continue
+        return latex[m.end():close], m.end()
+    return None
+
+
 def _statements(latex: str) -> list[Statement]:
     """The statements of a fragment: align rows, comma-separated equations, or the whole."""
-    m = _ALIGN.search(latex)
+    align = _align(latex)
     base = latex[: len(latex) - len(latex.lstrip())].count("\n")
-    if m:
+    if align:
         out = []
-        pos = m.start(2)
-        for row in _top_level_split(m.group(2), r"\\"):
+        body, start = align
+        lines = latex.count("\n", 0, start) - base  # newlines before the current row
+        for row in _top_level_split(body, r"\\"):
             lead = len(row) - len(row.lstrip())
-            offset = latex[: pos + lead].count("\n") - base
-            pos += len(row) + 2
+            offset = lines + row.count("\n", 0, lead)
+            lines += row.count("\n")
             cells = _top_level_split(row, "&")
             keep = [cells[0]]
             for c in cells[1:]:  # drop annotation columns like & \text{(embedding)}
@@ -101,7 +135,7 @@ def _statements(latex: str) -> list[Statement]:
             if text:
                 cont = not cells[0].strip() and bool(_RELATION.match(text))
                 out.append(Statement(text, offset, cont))
-        return out
+        return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
     text = clean(latex)
     parts = [p.strip() for p in _top_level_split(text, ",")]
     if len(parts) > 1 and sum(1 for p in parts if _has_relation(p)) >= 2:

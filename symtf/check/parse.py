@@ -39,6 +39,11 @@ _TOKEN = re.compile(
 )
 
 
+# Bounds that keep the work on any fragment small (issue 10): nesting (of groups, braces, powers,
+# negations, shapes) and the parsed tree's depth, and the digits of one printed number.
+MAX_DEPTH = 100
+MAX_DIGITS = 50
+
 _CANONICAL = {"softmax": "softmax", "layernorm": "LayerNorm", "relu": "ReLU", "gelu": "GELU", "ln": "LN",
               "ffn": "FFN", "mlp": "MLP", "attention": "Attention", "multihead": "MultiHead"}
 
@@ -47,29 +52,53 @@ class ParseError(InputError):
     """The fragment is not in the grammar; the message says where."""
 
 
+def shown(text: str, limit: int = 80) -> str:
+    """``text`` quoted for a message, shortened in the middle past ``limit`` characters."""
+    if len(text) <= limit:
+        return repr(text)
+    half = limit // 2
+    return repr(text[:half] + " … " + text[-half:])
+
+
 def tokenize(s: str) -> list[tuple[str, str]]:
     out, pos = [], 0
     while pos < len(s):
         m = _TOKEN.match(s, pos)
         if not m:
-            raise ParseError(f"unexpected character {s[pos]!r} at position {pos}")
+            raise ParseError(f"unexpected character {s[pos]!r} at position {pos} in {shown(s)}")
+        if m.lastgroup == "num" and len(m.group()) > MAX_DIGITS:
+            raise ParseError(f"a number with more than {MAX_DIGITS} digits at position {pos} in {shown(s)}")
         pos = m.end()
-        kind = m.lastgroup if m.lastgroup not in ("word", "env") else None
-        if m.group("text") is not None:
+        kind = m.lastgroup  # the outermost group that matched (text, begin: not their inner groups)
+        if kind == "text":
             out.append(("word", m.group("word").strip()))
-        elif m.group("begin") is not None:
+        elif kind == "begin":
             out.append(("begin", m.group("env")))
-        elif m.group("space") is None:
-            kind = next(k for k in ("end", "rowsep", "cmd", "esc", "num", "letter", "op") if m.group(k) is not None)
-            out.append((kind, m.group(kind)))
+        elif kind != "space":
+            out.append((kind, m.group()))
     return out
 
 
+def _nested(method):
+    """Count one level of nesting around ``method``: ParseError past ``MAX_DEPTH``, never RecursionError."""
+    def counted(self, *args):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"nested more than {MAX_DEPTH} levels deep in {shown(self.text)}")
+        try:
+            return method(self, *args)
+        finally:
+            self.depth -= 1
+    counted.__name__, counted.__doc__ = method.__name__, method.__doc__
+    return counted
+
+
 class Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, depth: int = 0):
         self.text = text
         self.toks = tokenize(text)
         self.i = 0
+        self.depth = depth  # levels of nesting already entered (a sub-parser continues its parent's count)
 
     # ------------------------------------------------------------------ helpers
     def peek(self, k: int = 0):
@@ -87,22 +116,24 @@ class Parser:
     def expect(self, value):
         tok = self.next()
         if tok[1] != value:
-            raise ParseError(f"expected {value!r} but found {tok[1] or 'the end'!r} in {self.text!r}")
+            raise ParseError(f"expected {value!r} but found {tok[1] or 'the end'!r} in {shown(self.text)}")
 
     def group_text(self) -> str:
         """The normalised source of a sub/superscript: ``{...}`` or one token."""
         tok = self.next()
         if tok[1] != "{":
             if tok[0] == "eof":
-                raise ParseError(f"a sub/superscript is missing its argument in {self.text!r}")
+                raise ParseError(f"a sub/superscript is missing its argument in {shown(self.text)}")
             return tok[1]
         depth, parts = 1, []
         while True:
             tok = self.next()
             if tok[0] == "eof":
-                raise ParseError(f"unbalanced braces in {self.text!r}")
+                raise ParseError(f"unbalanced braces in {shown(self.text)}")
             if tok[1] == "{" and tok[0] == "op":
                 depth += 1
+                if self.depth + depth > MAX_DEPTH:
+                    raise ParseError(f"braces nested more than {MAX_DEPTH} levels deep in {shown(self.text)}")
             elif tok[1] == "}" and tok[0] == "op":
                 depth -= 1
                 if depth == 0:
@@ -120,7 +151,7 @@ class Parser:
             rels.append(RELATIONS[self.next()[1]])
             exprs.append(self.expr())
         if self.peek()[0] != "eof":
-            raise ParseError(f"unexpected {self.peek()[1]!r} in {self.text!r}")
+            raise ParseError(f"unexpected {self.peek()[1]!r} in {shown(self.text)}")
         return ("chain", exprs, rels)
 
     def expr(self):
@@ -142,28 +173,40 @@ class Parser:
 
     def term(self):
         left = self.factor()
-        while True:
+        for _ in range(MAX_DEPTH + 1):  # each factor nests the product one level deeper
             tok = self.peek()
             if tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word"):
                 return left
             if tok[1] == r"\times":  # a shape: binds looser than juxtaposition (d \times 3 d)
                 self.next()
-                return ("mul", left, self.term(), "×")
+                return ("mul", left, self.shape_rest(), "×")
             if tok[1] in ("*", r"\cdot", "/", r"\odot", r"\circ"):
                 self.next()
                 op = {r"\cdot": "*", r"\circ": "⊙", r"\odot": "⊙"}.get(tok[1], tok[1])
                 left = ("mul", left, self.factor(), op)
             else:
                 left = ("mul", left, self.factor(), "*")
+        raise ParseError(f"a product of more than {MAX_DEPTH} factors in {shown(self.text)}")
+
+    @_nested
+    def shape_rest(self):
+        """The factors after a ``\\times``."""
+        return self.term()
 
     def factor(self):
         if self.at("-"):
             self.next()
-            return ("neg", self.factor())
+            return self.negated()
         return self.postfix(self.atom())
 
+    @_nested
+    def negated(self):
+        return ("neg", self.factor())
+
     def postfix(self, node):
-        while self.at("^", "_"):
+        for _ in range(MAX_DEPTH + 1):
+            if not self.at("^", "_"):
+                return node
             op = self.next()[1]
             text = self.group_text()
             if op == "^" and text in (r"\top", "T", r"\intercal"):
@@ -171,15 +214,15 @@ class Parser:
             elif node[0] == "sym" and (node[2] if op == "_" else node[3]) is None:
                 node = ("sym", node[1], text if op == "_" else node[2], text if op == "^" else node[3])
             elif op == "^":
-                node = ("pow", node, Parser(text).expr_all())
+                node = ("pow", node, Parser(text, self.depth + 1).expr_all())
             else:
                 node = ("idx", node, text)
-        return node
+        raise ParseError(f"more than {MAX_DEPTH} sub/superscripts in a row in {shown(self.text)}")
 
     def expr_all(self):
         e = self.expr()
         if self.peek()[0] != "eof":
-            raise ParseError(f"unexpected {self.peek()[1]!r} in {self.text!r}")
+            raise ParseError(f"unexpected {self.peek()[1]!r} in {shown(self.text)}")
         return e
 
     def call_args(self):
@@ -191,6 +234,7 @@ class Parser:
         self.expect(close)
         return args
 
+    @_nested
     def atom(self):
         kind, val = self.next()
         if kind == "num":
@@ -244,10 +288,10 @@ class Parser:
                 if name in FUNCTIONS and self.at("("):
                     return ("call", name, False, self.call_args())
                 return ("sym", val, None, None)
-            raise ParseError(f"unsupported command {val} in {self.text!r}")
+            raise ParseError(f"unsupported command {val} in {shown(self.text)}")
         if kind == "begin":
             if val not in ("bmatrix", "pmatrix", "matrix"):
-                raise ParseError(f"unsupported environment {val} in {self.text!r}")
+                raise ParseError(f"unsupported environment {val} in {shown(self.text)}")
             return self.matrix()
         if val == "(":
             first = self.expr()
@@ -270,7 +314,7 @@ class Parser:
             e = self.expr()
             self.expect(r"\}")
             return e
-        raise ParseError(f"unexpected {val or 'end of formula'!r} in {self.text!r}")
+        raise ParseError(f"unexpected {val or 'end of formula'!r} in {shown(self.text)}")
 
     def braced(self):
         self.expect("{")
@@ -285,7 +329,7 @@ class Parser:
             items.append(self.expr())
         self.expect("]")
         if len(seps) > 1:
-            raise ParseError(f"mixed separators {sorted(seps)} in a bracket in {self.text!r}")
+            raise ParseError(f"mixed separators {sorted(seps)} in a bracket in {shown(self.text)}")
         return ("list", seps.pop() if seps else ",", items)
 
     def matrix(self):
@@ -304,7 +348,7 @@ class Parser:
                     rows.append(row)
                 return ("matrix", rows)
             else:
-                raise ParseError(f"unexpected {tok[1] or 'end'!r} in a matrix in {self.text!r}")
+                raise ParseError(f"unexpected {tok[1] or 'end'!r} in a matrix in {shown(self.text)}")
 
     def sum(self):
         var = lo = hi = None
@@ -322,12 +366,51 @@ class Parser:
         return ("sum", var, lo, hi, self.term())
 
 
-@lru_cache(maxsize=4096)
+def tree_depth(node) -> int:
+    """The number of nested nodes on the longest path from ``node`` down (without recursion)."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, tuple):
+            deepest = max(deepest, level)
+            stack.extend((c, level + 1) for c in item[1:] if isinstance(c, (tuple, list)))
+        elif isinstance(item, list):
+            stack.extend((c, level) for c in item)
+    return deepest
+
+
+def _bounded(tree, text: str):
+    """``tree`` if its depth is within ``MAX_DEPTH`` (a long juxtaposition nests to the left), else ParseError."""
+    if tree_depth(tree) > MAX_DEPTH:
+        raise ParseError(f"more than {MAX_DEPTH} nested operations in {shown(text)}")
+    return tree
+
+
 def parse(text: str):
     """``("chain", exprs, relations)`` for one normalised statement; ParseError if not in the grammar.
 
-    Cached: callers must not mutate the returned tree.
+    Any text gives a tree or a ParseError, with bounded work: nesting, the tree's depth and the digits
+    of a number are limited (``MAX_DEPTH``, ``MAX_DIGITS``). Cached, failures too: callers must not
+    mutate the tree.
     """
+    tree, error = _parse_once(text)
+    if error is not None:
+        raise ParseError(error)
+    return tree
+
+
+@lru_cache(maxsize=4096)
+def _parse_once(text: str):
+    """(tree, None) or (None, the ParseError's message), computed once per text."""
     if not text.strip():
-        raise ParseError("empty formula")
-    return Parser(text).statement()
+        return None, "empty formula"
+    try:
+        return _bounded(Parser(text).statement(), text), None
+    except ParseError as exc:
+        return None, str(exc)
+
+
+@lru_cache(maxsize=1024)
+def parse_expr(text: str):
+    """One expression (a superscript's text, say) as a tree, with the bounds of ``parse``."""
+    return _bounded(Parser(text).expr_all(), text)

@@ -1,0 +1,183 @@
+r"""Bounded work on any fragment (issue 10): pathological input is a clean ParseError or "unchecked".
+
+Nesting, ranges, sums and numbers are bounded; index text is read by a small integer grammar, never
+``eval``; floating-point overflow is "unchecked", never a verdict. The slow test runs ``symtf check``
+on each pathological input in a process limited to 500 MB of address space and 5 s.
+"""
+from __future__ import annotations
+
+import ast
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symtf.check.checker import check_text
+from symtf.check.evaluate import MAX_ITEMS, Unknown, index_value
+from symtf.check.normalize import clean, statements
+from symtf.check.parse import MAX_DEPTH, ParseError, parse, tree_depth
+
+PACKAGE = Path(__file__).resolve().parents[1] / "symtf" / "check"
+
+DEEP = 250
+NESTED = {
+    "braces": "{" * DEEP + "x" + "}" * DEEP,
+    "parentheses": "(" * DEEP + "x" + ")" * DEEP,
+    "fractions": r"\frac{1}{" * DEEP + "x" + "}" * DEEP,
+    "roots": r"\sqrt" * DEEP + " x",
+    "negations": "- " * DEEP + "x",
+    "powers": "x^{" * DEEP + "2" + "}" * DEEP,
+    "subscript braces": "x_{" + "{" * DEEP + "i" + "}" * DEEP + "}",
+    "shapes": r" \times ".join(["d"] * DEEP),
+    "products": " ".join(["x"] * 5000),
+    "calls": r"\text{ReLU}(" * DEEP + "x" + ")" * DEEP,
+    "exponentials": r"\exp " * DEEP + "x",
+    "brackets": "[" * DEEP + "x" + "]" * DEEP,
+}
+
+
+@pytest.mark.parametrize("text", NESTED.values(), ids=NESTED.keys())
+def test_deep_nesting_is_a_parse_error_naming_the_fragment(text):
+    with pytest.raises(ParseError, match=f"more than {MAX_DEPTH}") as err:
+        parse(text)
+    assert text[:20] in str(err.value).replace("\\\\", "\\")  # names the fragment (shortened)
+    assert len(str(err.value)) < 300
+
+
+def test_nesting_within_the_bound_still_parses():
+    assert tree_depth(parse("(" * 40 + "x" + ")" * 40)) == 2  # ("chain", [("sym", ...)])
+    assert parse(r"\frac{1}{" * 30 + "x" + "}" * 30)[1][0][0] == "frac"
+    assert tree_depth(parse(r"\sqrt" * 50 + " x")) == 52
+
+
+MALFORMED = [r"\$", "\\", "a = b \\\\", r"\sum_{i=01", "{x", "x}", "a & b", r"\left( x", r"\frac{a}{b",
+             r"\begin{bmatrix} 1 & 2", "x_", "x^{", "9" * 60, r"\text{softmax", "}{", r"\end{bmatrix}", "&=",
+             r"\sum", "$$", "x = y = ", r"\begin{align*} a &= b", "[a, b; c | d]"]
+
+
+@pytest.mark.parametrize("text", MALFORMED)
+def test_malformed_statements_raise_only_parse_errors(text):
+    for statement in statements(text):  # normalising never fails
+        try:
+            parse(statement.text)
+        except ParseError:
+            pass
+
+
+@pytest.mark.parametrize("latex", [r"\$", "a = b \\\\", "x \\", r"\begin{align*} \end{align*}", " . ", r"\,"])
+def test_every_fragment_has_a_statement(latex):
+    """An odd fragment is still one statement (then "unparsed"), never none (a lost fragment)."""
+    assert len(statements(latex)) >= 1
+
+
+def test_trailing_punctuation_is_stripped_in_one_pass():
+    assert clean(r"a = b , ; \text{.} .") == "a = b"
+    assert clean(r"x_{1}, \dots, x_{n}.") == r"x_{1}, \dots, x_{n}"
+    long = "x" + ", " * 20000
+    assert clean(long) == "x"
+
+
+def test_align_rows_keep_their_lines():
+    latex = "\\begin{align*}\na &= b \\\\\n\nc &= d\n\\end{align*}"
+    assert [(s.text, s.line_offset) for s in statements(latex)] == [("a = b", 1), ("c = d", 3)]
+    unclosed = r"\begin{align*} x " * 50 + r"\begin{aligned} a &= b \end{aligned}"
+    assert [s.text for s in statements(unclosed)] == ["a = b"]
+
+
+class _Sizes:
+    """A context with the sizes n = 5 and H = 3 and nothing else."""
+
+    def size_value(self, name):
+        return {"n": 5, "H": 3}.get(name)
+
+
+@pytest.mark.parametrize("text, env, value", [
+    ("2", {}, 2), ("01", {}, 1), ("i", {"i": 4}, 4), ("n+1", {}, 6), ("2i-1", {"i": 3}, 5), ("-1", {}, -1),
+    ("{n - H}", {}, 2), ("h+H", {"h": 2}, 5)])
+def test_index_values(text, env, value):
+    assert index_value(text, env, _Sizes()) == value
+
+
+@pytest.mark.parametrize("text", ["i1", "9**9", "2^9", "__import__('os')", "i+", "1" * 19, "m", "n/2", "i*j"])
+def test_index_text_outside_the_grammar_is_unknown(text):
+    with pytest.raises(Unknown):
+        index_value(text, {"i": 1, "j": 2}, _Sizes())
+
+
+def test_a_fractional_or_infinite_size_is_no_index():
+    class Odd:
+        def size_value(self, name):
+            return {"d": 3.5, "n": float("inf")}.get(name)
+
+    for text in ("d", "n"):
+        with pytest.raises(Unknown):
+            index_value(text, {}, Odd())
+
+
+def test_no_eval_or_exec_in_the_checker():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in ("eval", "exec", "compile", "__import__"), f"{path.name}:{node.lineno}"
+
+
+def _only(doc):
+    findings = check_text(doc)
+    assert len(findings) >= 1
+    return findings
+
+
+@pytest.mark.parametrize("doc", [r"$x_1, \dots, x_{100000000}$", r"$\sum_{i=1}^{1000000000} x_i$",
+                                 r"$[s_{1}, \dots, s_{99999999}]$",
+                                 r"$\begin{bmatrix} x_{1} & \dots & x_{100000000} \end{bmatrix}$"])
+def test_long_ranges_are_left_unchecked(doc):
+    findings = _only(doc)
+    assert all(f.status == "unchecked" for f in findings)
+    assert any(str(MAX_ITEMS) in f.message for f in findings)
+
+
+@pytest.mark.parametrize("doc", [r"$10^{400} = 10^{401}$", r"$e^{1000} = e^{1001}$",
+                                 r"$10^{200} \cdot 10^{200} = 10^{300}$", r"$2^{2^{2^{2^{2^{10}}}}} = 3$"])
+def test_overflow_is_never_a_verdict(doc):
+    """inf = inf is no evidence: a value past floating point leaves the claim unchecked."""
+    findings = _only(doc)
+    assert [f.status for f in findings] == ["unchecked"]
+    assert "floating point" in findings[0].message
+
+
+PATHOLOGICAL = {
+    "long range": r"$x_1, \dots, x_{100000000}$",
+    "escaped dollar": "$$\\$$",
+    "display line ending in a row break": "$$\na = b \\\\\n$$",
+    "zero-padded sum": r"Sum: $\sum_{i=01}^{n} x_i$.",
+    "deep braces": "$" + "{" * 250 + "x" + "}" * 250 + "$",
+    "huge sum": r"$\sum_{i=1}^{1000000000} i$",
+    "power tower": r"$10^{10^{10^{10}}} = 1$",
+    "long number": "$" + "9" * 100_000 + "$",
+    "long product": "$" + "x " * 50_000 + "$",
+    "matrix of ranges": "$\\begin{bmatrix} x_{1} & \\dots & x_{100000000} \\\\ \\vdots \\\\ "
+                        "x_{1} & \\dots & x_{100000000} \\end{bmatrix}$",
+    "unclosed left": r"$\left( x = y$",
+    "stray ampersand": "$a & b = c$",
+    "index tower": r"$x_{9**9**9**9}$",
+    "exponent of e": "$" + "e^{" * 200 + "1" + "}" * 200 + "$",
+    "many dots": "$" + r"x_1, \dots, " * 3000 + "x_{3}$",
+}
+
+
+def _limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (500 * 2**20, 500 * 2**20))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doc", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_symtf_check_answers_within_5_s_and_500_mb(doc, tmp_path):
+    path = tmp_path / "doc.md"
+    path.write_text(doc + "\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "symtf", "check", str(path)], capture_output=True, text=True,
+                         timeout=5, preexec_fn=_limit_memory, env={"OPENBLAS_NUM_THREADS": "1", "PATH": ""})
+    assert run.returncode in (0, 1, 2), run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and "internal error" not in run.stdout + run.stderr, run.stderr[-2000:]
+    assert f"{path}: " in run.stdout  # the summary line: the document was answered
