@@ -8,7 +8,7 @@ import pytest
 SCRIPTS = sorted((Path(__file__).resolve().parents[1] / "derivations").glob("*.py"))
 SECTIONS = {"zero_layer", "one_layer_simplified", "attention_matrix", "multiple_heads", "mlp", "layernorm",
             "appendix_figures"}
-FAMILIES = {"llama", "rope", "path_expansion"}
+FAMILIES = {"llama", "rope", "path_expansion", "inference"}
 EXPECTED_REFUTATIONS = {"layernorm", "rope"}  # layernorm-beta-gamma, rope-absorption  # beyond the post: one script per family of claims (docs/beyond/)
 
 

@@ -10,7 +10,7 @@ IDS = ["concat-wo", "variance-sqrt-dhead", "softmax-simplex", "softmax-shift", "
        "end-to-end-layer", "causal", "permutation-equivariance", "qk-ov-circuits", "row-column-convention",
        "mlp-position-wise", "layernorm-moments", "layernorm-beta-gamma", "zero-layer-bigram", "param-counts"]
 IDS += ["rmsnorm-layernorm", "llama-param-counts", "rope-relative", "rope-absorption",
-        "path-expansion-1l", "path-expansion-2l"]  # beyond the post (docs/beyond/)
+        "path-expansion-1l", "path-expansion-2l", "gqa-mha", "kv-cache", "mla-absorption"]  # beyond the post (docs/beyond/)
 
 
 def test_registry_has_the_fixed_ids():
