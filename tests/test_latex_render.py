@@ -175,3 +175,41 @@ def test_every_region_name_has_a_fragment():
     names = set(producers())
     assert {"zero-layer", "full-one-layer", "key-figures", "end-to-end-layer", "mlp", "example-toy"} <= names
     assert fragment("key-figures").startswith("| Parameter")
+
+
+EMBEDDING = "$$\nx^{(0)} = W_E t + W_\\text{pos}\n$$\n"
+
+
+@pytest.mark.parametrize("code", [
+    "```markdown\n<!-- symtf:begin embedding -->\nkeep me\n<!-- symtf:end embedding -->\n```\n",
+    "~~~\n<!-- symtf:begin no-such-region -->\n~~~\n",  # not even an error: it is an example in code
+    "para\n\n    <!-- symtf:begin embedding -->\n    keep me\n    <!-- symtf:end embedding -->\n",
+    "- item\n\n  ```\n  <!-- symtf:end embedding -->\n  ```\n",
+])
+def test_markers_inside_code_blocks_are_text(code):
+    text = f"# How to use symtf\n\n{code}\n<!-- symtf:begin embedding -->\nold\n<!-- symtf:end embedding -->\n"
+    result = render_text(text)
+    assert result.text == text.replace("\nold\n", "\n" + EMBEDDING)
+    assert [(r.name, r.line) for r in result.regions] == [("embedding", text.count("\n", 0, text.index("\nold")) + 1)]
+
+
+def test_a_byte_order_mark_is_kept_and_does_not_hide_the_first_marker(tmp_path, capsys):
+    post = tmp_path / "post.md"
+    post.write_bytes("\ufeff<!-- symtf:begin embedding -->\n<!-- symtf:end embedding -->\n".encode())
+    assert main(["render", str(post)]) == 0
+    assert post.read_bytes() == ("\ufeff<!-- symtf:begin embedding -->\n" + EMBEDDING
+                                 + "<!-- symtf:end embedding -->\n").encode()
+    assert "1 region(s), 1 updated" in capsys.readouterr().out
+
+
+def test_each_distinct_region_is_generated_once(monkeypatch):
+    from symtf.latex import render
+
+    calls = []
+    real = render.fragment
+    monkeypatch.setattr(render, "fragment", lambda name: calls.append(name) or real(name))
+    text = "<!-- symtf:begin embedding -->\n<!-- symtf:end embedding -->\n" * 200 + \
+        "<!-- symtf:begin mlp -->\n<!-- symtf:end mlp -->\n"
+    result = render_text(text)
+    assert sorted(calls) == ["embedding", "mlp"]
+    assert len(result.regions) == 201 and result.text.count(EMBEDDING) == 200

@@ -9,7 +9,9 @@ A region is the lines between a begin and an end marker, each alone on its line:
 
 ``NAME`` is a table id (``symtf.latex.tables``), an equation id (``symtf.latex.equations``) or a
 worked-example id (``symtf.latex.example``). :func:`render_text` replaces each region's lines by
-the fragment and leaves every other byte alone, so rendering twice changes nothing.
+the fragment and leaves every other byte alone, so rendering twice changes nothing. A marker inside
+a code block (fenced or indented, as markdown-it-py's CommonMark parser sees it) is text, not a
+marker; a byte-order mark before the first line is kept and does not hide a marker there.
 """
 from __future__ import annotations
 
@@ -88,20 +90,40 @@ def fragment(name: str) -> str:
     return make(name).rstrip("\n")
 
 
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")  # lines as Markdown counts them: ended by \n only
+_BOM = "\ufeff"
+
+
+def _code_lines(text: str) -> set[int]:
+    """The 0-based numbers of the lines inside a fenced or indented code block."""
+    from markdown_it import MarkdownIt
+
+    # markdown-it reads a lone \r as a line break; keep it inside the line so line numbers agree
+    tokens = MarkdownIt("commonmark").enable("table").parse(re.sub(r"\r(?!\n)", " ", text))
+    return {i for t in tokens if t.type in ("fence", "code_block") and t.map for i in range(*t.map)}
+
+
 def _newline(line: str) -> str:
     return "\r\n" if line.endswith("\r\n") else "\n"
 
 
 def render_text(text: str, source: str = "<text>") -> Rendered:
-    """``text`` with every marked region regenerated; raises ``RenderError`` (naming ``source`` and the line)."""
-    lines = text.splitlines(keepends=True)
+    """``text`` with every marked region regenerated; raises ``RenderError`` (naming ``source`` and the line).
+
+    Each distinct region name is generated once, however many regions carry it.
+    """
+    bom = _BOM if text.startswith(_BOM) else ""
+    text = text[len(bom):]
+    lines = _LINE.findall(text)
+    code = _code_lines(text)
     known = producers()
-    out: list[str] = []
+    made: dict[str, str] = {}
+    out: list[str] = [bom]
     regions: list[Region] = []
     problems: list[str] = []
     open_name, open_line, body = None, 0, []
     for number, line in enumerate(lines, start=1):
-        begin, end = BEGIN.match(line), END.match(line)
+        begin, end = (None, None) if number - 1 in code else (BEGIN.match(line), END.match(line))
         if begin:
             if open_name is not None:
                 problems.append(f"{source}:{number}: symtf:begin {begin['name']} inside region "
@@ -122,8 +144,10 @@ def render_text(text: str, source: str = "<text>") -> Rendered:
             old = "".join(body)
             new = old
             if not problems:
+                if open_name not in made:
+                    made[open_name] = fragment(open_name)
                 nl = _newline(lines[open_line - 1])
-                new = nl.join(fragment(open_name).split("\n")) + nl
+                new = nl.join(made[open_name].split("\n")) + nl
             regions.append(Region(open_name, open_line, new != old))
             out.append(new)
             out.append(line)
