@@ -39,7 +39,6 @@ COLUMN: dict = {
                  "z": "mlp_hidden", "m": "mlp_out", "x^(2)": "resid_post", "x^(2)_LN": "lnf", r"\ell": "logits",
                  "p": "probs"},
     },
-    "markers": ["x^(0)", "q[n]", "x^(1)"],
 }
 
 ROW: dict = {
@@ -57,19 +56,21 @@ ROW: dict = {
                  "S": "scores", "A": "pattern", "Z": "result", "O": "head_out", "X^(1)": "resid_mid",
                  "X^(1)_LN": "ln2", "H": None, "M": "mask", "X^(2)": "resid_post", "L": "logits", "P": "probs"},
     },
-    "markers": ["Q", "K", "X", "d_k"],
 }
 
 PROFILES = {"column": COLUMN, "row": ROW}
 
 
 def load_profile(path: str | Path) -> dict:
-    """A user profile: a JSON or TOML table with any of the keys above; ``base`` names the built-in it extends."""
+    """A user profile: a JSON or TOML table with any of the keys above (checked by
+    :mod:`symtf.check.profile_schema`); ``base`` names the built-in it extends."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read profile {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"profile {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     try:
         if path.suffix == ".toml":
             import tomllib
@@ -79,9 +80,10 @@ def load_profile(path: str | Path) -> dict:
             data = json.loads(text)
     except ValueError as exc:
         raise InputError(f"profile {path} is not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
-    base = PROFILES.get(data.get("base", data.get("convention", "column")))
-    if base is None:
-        raise InputError(f"profile {path}: unknown base {data.get('base')!r}; use column or row")
+    from .profile_schema import validate_profile
+
+    validate_profile(data, path)
+    base = PROFILES[data.get("base", data.get("convention", "column"))]
     merged = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
     for key, value in data.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import zipfile
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from pathlib import Path
@@ -28,6 +29,7 @@ from sympy.matrices.expressions.matexpr import MatrixSymbol
 
 from ..dims import H, d_head, d_mlp, d_model, n, n_ctx, n_vocab
 from ..errors import InputError
+from ..inputs import MAX_MAGNITUDE, exact_number
 from ..model import Model, Variant, build, h
 from ..model.exact import Env, explicit
 from ..ops import HeadSum, LeadingColumns
@@ -126,21 +128,6 @@ def text_inputs(text: str, seed: int = 0, mlp: bool = True, tokenizer: str | Pat
     return replace(random_inputs(seed, mlp=mlp, text=tokens), source=f"seed {seed}; t from the text, tokenized by {by}")
 
 
-def _number(value, where: str):
-    if isinstance(value, bool):
-        raise InputError(f"{where}: expected a number, got {value!r}")
-    if isinstance(value, int):
-        return Integer(value)
-    if isinstance(value, float):
-        return Rational(repr(value))  # the decimal as written in the file, exactly
-    if isinstance(value, str):
-        try:
-            return Rational(value.strip())
-        except (TypeError, ValueError):
-            raise InputError(f"{where}: {value!r} is not a number or a fraction like \"1/3\"") from None
-    raise InputError(f"{where}: expected a number, got {value!r}")
-
-
 def _matrix(value, key: str, source: str) -> ImmutableMatrix:
     rows = value if isinstance(value, list) else None
     if rows is None:
@@ -149,29 +136,43 @@ def _matrix(value, key: str, source: str) -> ImmutableMatrix:
         rows = [[r] for r in rows]
     if not rows or any(not isinstance(r, list) or len(r) != len(rows[0]) for r in rows):
         raise InputError(f"{source}: {key} must be a non-empty rectangular list of rows")
-    return ImmutableMatrix([[_number(x, f"{source}: {key}[{i}][{j}]") for j, x in enumerate(r)]
+    return ImmutableMatrix([[exact_number(x, f"{source}: {key}[{i}][{j}]") for j, x in enumerate(r)]
                             for i, r in enumerate(rows)])
 
 
+def _index(at: tuple) -> str:
+    return "".join(f"[{i}]" for i in at)
+
+
 def _from_npz(path: Path) -> dict:
+    """Tokens and weights from an npz file; integers stay exact, floats become 30-digit Floats, all bounded."""
     import numpy as np
 
     out = {}
-    with np.load(path) as data:
+    with np.load(path, allow_pickle=False) as data:
         for key in data.files:
             array = data[key]
             if key == "tokens":
+                if not np.issubdtype(array.dtype, np.integer):
+                    raise InputError(f"{path}: 'tokens' must be an integer array, got dtype {array.dtype}")
                 out[key] = [int(t) for t in array.ravel()]
                 continue
             if array.ndim == 1:
                 array = array[:, None]
             if array.ndim != 2:
                 raise InputError(f"{path}: {key} must be 1- or 2-dimensional, got shape {array.shape}")
-            if np.issubdtype(array.dtype, np.integer):
-                out[key] = ImmutableMatrix(array.shape[0], array.shape[1], [Integer(int(x)) for x in array.ravel()])
-            else:
-                out[key] = ImmutableMatrix(array.shape[0], array.shape[1],
-                                           [Float(repr(float(x)), _DIGITS) for x in array.ravel()])
+            integer = np.issubdtype(array.dtype, np.integer)
+            if not (integer or np.issubdtype(array.dtype, np.floating)):
+                raise InputError(f"{path}: {key} has dtype {array.dtype}, expected real numbers")
+            if not integer and not np.isfinite(array).all():
+                bad = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
+                raise InputError(f"{path}: {key}{_index(bad)} is {array[bad]}, not a finite number")
+            if array.size and np.abs(array).max() > MAX_MAGNITUDE:
+                bad = tuple(int(i) for i in np.argwhere(np.abs(array) > MAX_MAGNITUDE)[0])
+                raise InputError(f"{path}: {key}{_index(bad)} = {array[bad]:g} is larger than {MAX_MAGNITUDE:.0e} "
+                                 "in magnitude")
+            make = (lambda x: Integer(int(x))) if integer else (lambda x: Float(repr(float(x)), _DIGITS))
+            out[key] = ImmutableMatrix(array.shape[0], array.shape[1], [make(x) for x in array.ravel()])
     return out
 
 
@@ -192,9 +193,11 @@ def load_inputs(path: str | Path) -> Inputs:
                 raw = json.loads(text)
             else:
                 raise InputError(f"{path}: weights must be .yaml, .yml, .json or .npz")
+    except InputError:
+        raise
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # JSONDecodeError, numpy's bad-file errors
+    except (ValueError, EOFError, zipfile.BadZipFile) as exc:  # JSONDecodeError, numpy's bad-file errors
         raise InputError(f"{path}: unreadable weights file: {exc}") from None
     except Exception as exc:  # yaml.YAMLError has no common base with the above
         if type(exc).__module__.startswith("yaml"):

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 
+from symtf.model.variants import PRESETS
+
 HELP = "evaluate every activation of a model variant on weights and tokens"
 
-VARIANTS = ("zero", "simplified", "full", "full-no-ln", "gpt2")
+VARIANTS = tuple(PRESETS)
 SIZE_FLAGS = ("n_vocab", "d_model", "d_head", "d_mlp", "H", "n_ctx")
 
 
@@ -38,13 +40,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _parse_tokens(text: str) -> list[int]:
     from symtf.errors import InputError
 
+    items = text.replace(" ", "").split(",")
+    if items == [""]:
+        raise InputError("--tokens: no token ids given")
+    if "" in items:
+        raise InputError(f"--tokens: an empty item in {text!r} (item {items.index('') + 1}); "
+                         "expected comma-separated integers like 3,1,4")
     try:
-        tokens = [int(t) for t in text.replace(" ", "").split(",") if t != ""]
+        return [int(t) for t in items]
     except ValueError:
         raise InputError(f"--tokens: expected comma-separated integers like 3,1,4, got {text!r}") from None
-    if not tokens:
-        raise InputError("--tokens: no token ids given")
-    return tokens
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
     sizes = {name: getattr(args, name) for name in SIZE_FLAGS if getattr(args, name) is not None}
     if sizes and not args.random:
         raise InputError("size flags only apply with --random (a weights file or checkpoint fixes the sizes)")
+    from symtf.model import Convention, Variant, build
+    from symtf.numeric.hooks import by_hook
+
     variant = args.variant or "full"
     if args.checkpoint:
         from symtf.numeric.checkpoint import load_checkpoint
@@ -78,10 +86,15 @@ def run(args: argparse.Namespace) -> int:
         ckpt = load_checkpoint(args.checkpoint)
         variant, weights = ckpt.variant, ckpt.params
         args.variant = f"gpt2 ({ckpt.layers} layers, {args.checkpoint})"
-    elif args.random:
-        weights = random_weights(variant, sizes, args.seed)
-    else:
-        weights = load_weights(args.weights, variant, dtype)
+    if isinstance(variant, str):
+        variant = Variant.preset(variant)
+    # built once; a weights file is read against it too unless it is in the row convention
+    model = build(variant.with_(convention=Convention(args.convention)))
+    file_model = model if args.convention == "column" else variant
+    if args.random:
+        weights = random_weights(file_model, sizes, args.seed)
+    elif args.weights:
+        weights = load_weights(args.weights, file_model, dtype)
     if args.text is not None:
         from symtf.numeric.next_token import prompt as tokenize_prompt
 
@@ -91,14 +104,17 @@ def run(args: argparse.Namespace) -> int:
         from symtf.text import load_tokenizer
 
         tokenizer = load_tokenizer(args.tokenizer)
-    from symtf.model import Convention, Variant
-    from symtf.numeric.hooks import by_hook
-
-    if isinstance(variant, str):
-        variant = Variant.preset(variant)
-    f = compile_forward(variant.with_(convention=Convention(args.convention)), dtype)
-    acts = f(weights, tokens)
-    model = f.model
+    source = args.weights or args.checkpoint or "--random weights"
+    hint = "; try --dtype float64" if dtype == np.float32 else ""
+    try:
+        with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
+            acts = compile_forward(model, dtype)(weights, tokens)
+    except FloatingPointError as exc:  # numpy's "overflow encountered in ...": one clear line, no warning
+        raise InputError(f"{source}: the forward pass in {args.dtype} failed: {exc} (largest value "
+                         f"±{np.finfo(dtype).max:.1e}){hint}") from None
+    overflow = next((k for k, v in acts.items() if not np.isfinite(v).all()), None)
+    if overflow is not None:
+        raise InputError(f"{source}: activation {overflow!r} is not finite in {args.dtype}{hint}")
     hooked = by_hook(model, acts) if args.out else {}
     if args.out:
         write_npz(args.out, hooked)

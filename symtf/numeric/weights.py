@@ -26,6 +26,7 @@ NaN/infinite entry is an :class:`~symtf.errors.InputError` naming the key.
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,6 +48,8 @@ DEFAULT_SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, 
 def column_model(variant: Variant | str | Model) -> Model:
     """The column-convention model whose parameter shapes define the file format."""
     if isinstance(variant, Model):
+        if variant.variant.convention is Convention.COLUMN:
+            return variant
         variant = variant.variant
     if isinstance(variant, str):
         variant = Variant.preset(variant)
@@ -116,6 +119,9 @@ def check_weights(variant, weights: Mapping[str, np.ndarray], dtype=np.float64) 
         if a.ndim != len(expected):
             raise InputError(f"weights: {p.key!r} has shape {a.shape}, expected {_show(expected, sizes)}")
         for size, actual in zip(expected, a.shape):
+            if actual == 0:
+                raise InputError(f"weights: {p.key!r} has shape {a.shape}, expected {_show(expected, {})}: "
+                                 f"{size} = 0, every size must be at least 1")
             if size.is_Integer:
                 ok = int(size) == actual
             else:
@@ -143,7 +149,7 @@ def load_weights(path, variant, dtype=np.float64) -> Weights:
     try:
         with np.load(path, allow_pickle=False) as data:
             raw = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise InputError(f"{path}: not a readable npz weights file ({exc})") from None
     try:
         return check_weights(variant, raw, dtype)
