@@ -78,3 +78,23 @@ def test_eval_errors_exit_2(tmp_path, capsys):
     assert "--tokens: expected comma-separated integers" in capsys.readouterr().err
     assert main(["eval", "--weights", str(tmp_path / "nan.npz"), "--d-model", "3", "--tokens", "1"]) == 2
     assert "size flags only apply with --random" in capsys.readouterr().err
+
+
+def test_eval_builds_the_model_once(tmp_path, monkeypatch, capsys):
+    import symtf.model
+    import symtf.numeric.compile
+    import symtf.numeric.weights
+
+    save_weights(tmp_path / "w.npz", random_weights("full", SIZES))
+    calls = []
+    real = symtf.model.build
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    for module in (symtf.model, symtf.numeric.weights, symtf.numeric.compile):
+        monkeypatch.setattr(module, "build", counted)
+    assert main(["eval", "--weights", str(tmp_path / "w.npz"), "--tokens", "3,1"]) == 0
+    assert main(["eval", "--random", "--variant", "gpt2", "--tokens", "3,1"]) == 0
+    assert len(calls) == 2  # one per run: the weights' check and the forward pass share the model
