@@ -62,6 +62,30 @@ class SquareOp(UnaryOp):
         return (SizeConstraint(rows, cols, f"{self.what} needs a square score matrix"),)
 
 
+class TokenwiseOp(Op):
+    r"""An operation on each token's vector of ``X`` alone: tokens are columns (``axis`` 0, the post) or rows (1).
+
+    Subclasses define ``X`` and ``axis``; the shape is ``X``'s, ``features`` the size normalised over.
+    """
+
+    @property
+    def shape(self):
+        return self.X.shape
+
+    @property
+    def features(self):
+        """The size of one token's vector ($d_\\text{model}$)."""
+        return self.X.shape[self.axis]
+
+    def token_entry(self, k, i, j, **kwargs):
+        """Feature ``k`` of the token that entry ``(i, j)`` belongs to."""
+        return self.X._entry(k, j, **kwargs) if self.axis == 0 else self.X._entry(i, k, **kwargs)
+
+    def feature(self, i, j):
+        """Which feature of its token entry ``(i, j)`` is."""
+        return i if self.axis == 0 else j
+
+
 def sum_over(term_of, count, index_name: str = "k") -> Expr:
     r"""$\sum_{k=0}^{count-1} f(k)$: an explicit ``Add`` when ``count`` is a number, else a ``Sum``."""
     count = sympify(count)

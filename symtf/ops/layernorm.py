@@ -4,10 +4,10 @@ from __future__ import annotations
 from sympy import Integer, sqrt
 from sympy.core.sympify import _sympify
 
-from .base import Op, SizeConstraint, sum_over
+from .base import Op, SizeConstraint, TokenwiseOp, sum_over
 
 
-class LayerNorm(Op):
+class LayerNorm(TokenwiseOp):
     r"""$\text{LayerNorm}(x) = \frac{x - \mu(x)}{\sqrt{\sigma^2(x) + \epsilon}} \odot \gamma + \beta$ per token.
 
     $\mu$ and $\sigma^2$ are the mean and the biased variance (divide by $d_\text{model}$, as
@@ -29,15 +29,6 @@ class LayerNorm(Op):
     eps = property(lambda self: self.args[3])
     axis = property(lambda self: int(self.args[4]))
 
-    @property
-    def shape(self):
-        return self.X.shape
-
-    @property
-    def features(self):
-        """The size normalised over ($d_\\text{model}$)."""
-        return self.X.shape[self.axis]
-
     def constraints(self):
         d = self.features
         return tuple(
@@ -50,12 +41,11 @@ class LayerNorm(Op):
         )
 
     def _entry(self, i, j, **kwargs):
-        d = self.features
+        d, feature = self.features, self.feature(i, j)
 
-        def entry(k):  # k-th feature of the token that (i, j) belongs to
-            return self.X._entry(k, j, **kwargs) if self.axis == 0 else self.X._entry(i, k, **kwargs)
+        def entry(k):
+            return self.token_entry(k, i, j, **kwargs)
 
-        feature = i if self.axis == 0 else j
         mean = sum_over(entry, d) / d
         var = sum_over(lambda k: (entry(k) - mean) ** 2, d) / d
         x = entry(feature)

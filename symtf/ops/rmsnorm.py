@@ -4,10 +4,10 @@ from __future__ import annotations
 from sympy import Integer, sqrt
 from sympy.core.sympify import _sympify
 
-from .base import Op, SizeConstraint, sum_over
+from .base import Op, SizeConstraint, TokenwiseOp, sum_over
 
 
-class RMSNorm(Op):
+class RMSNorm(TokenwiseOp):
     r"""$\text{RMSNorm}(x) = \frac{x}{\sqrt{\frac{1}{d_\text{model}} \sum_k x_k^2 + \epsilon}} \odot g$ per token.
 
     No centring and no shift: only a gain $g$ ($d_\text{model} \times 1$; LLaMA's ``weight``,
@@ -32,27 +32,17 @@ class RMSNorm(Op):
     eps = property(lambda self: self.args[2])
     axis = property(lambda self: int(self.args[3]))
 
-    @property
-    def shape(self):
-        return self.X.shape
-
-    @property
-    def features(self):
-        """The size normalised over ($d_\\text{model}$)."""
-        return self.X.shape[self.axis]
-
     def constraints(self):
         d = self.features
         return (SizeConstraint(self.gamma.shape[0], d, "RMSNorm gain length vs features normalised"),
                 SizeConstraint(self.gamma.shape[1], Integer(1), "RMSNorm gain must be a column vector"))
 
     def _entry(self, i, j, **kwargs):
-        d = self.features
+        d, feature = self.features, self.feature(i, j)
 
-        def entry(k):  # k-th feature of the token that (i, j) belongs to
-            return self.X._entry(k, j, **kwargs) if self.axis == 0 else self.X._entry(i, k, **kwargs)
+        def entry(k):
+            return self.token_entry(k, i, j, **kwargs)
 
-        feature = i if self.axis == 0 else j
         mean_square = sum_over(lambda k: entry(k) ** 2, d) / d
         return entry(feature) / sqrt(mean_square + self.eps) * self.gamma._entry(feature, 0)
 
