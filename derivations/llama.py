@@ -16,7 +16,7 @@
 # %%
 from sympy import MatrixSymbol, Symbol, ZeroMatrix
 
-from symtf.dims import d_model, n
+from symtf.dims import d_model
 from symtf.latex.printer import latex
 from symtf.llama import LLAMA2, llama_param_formula
 from symtf.ops import LayerNorm, RMSNorm

@@ -35,7 +35,7 @@ from sympy.matrices.expressions.matmul import MatMul
 from ..dims import H, d_head, d_model, n, n_vocab
 from ..model import Convention, Variant, build, h
 from ..ops import HeadMatrixSymbol, HeadSum
-from .algebra import matrix_identity, sum_index_canon
+from .algebra import sum_index_canon
 from .claim import Method, NumericCheck, Result, proved, refuted, unknown
 from .expansion import Term, match, terms
 from .explicit import Env, explicit
@@ -71,9 +71,7 @@ def _layer(model, x_in, layer: int):
     for key in ("head_out", "result", "v"):
         out = out.xreplace({model[key].symbol: model[key].expr})
     if layer == 2:  # rename the template before x_in (which holds layer 1's heads) goes in
-        rename = {p.symbol: HeadMatrixSymbol(f"{p.key}_2", *p.symbol.shape, g) for p in model.parameters if p.per_head}
-        rename[model["pattern"].symbol] = HeadMatrixSymbol("A_2", n, n, g)
-        out = out.xreplace(rename).xreplace({h: g})
+        out = layer2(out).xreplace({h: g})
         out = out.replace(lambda e: isinstance(e, HeadSum), lambda e: HeadSum(e.term, e.head, H2))
     return out.xreplace({model["embed"].symbol: x_in})
 
