@@ -30,7 +30,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--convention", choices=("column", "row"), default="column",
                         help="column: the post's vectors (tokens as columns); row: tokens as rows")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--dtype", choices=("float64", "float32"), default="float64")
+    parser.add_argument("--dtype", choices=("float64", "float32", "bfloat16"), default="float64",
+                        help="bfloat16 with --backend torch only")
+    parser.add_argument("--backend", choices=("numpy", "torch"), default="numpy",
+                        help="numpy, or torch (rows printed with the torch printer; needs the crosscheck extra)")
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda / cuda:N with --backend torch")
     parser.add_argument("--seed", type=int, default=0, help="seed of --random")
     for name in SIZE_FLAGS:
         flag = "--" + name.replace("_", "-") if name != "H" else "--heads"
@@ -59,10 +63,12 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from symtf.errors import InputError
+    from symtf.numeric.backends import Backend, to_numpy
     from symtf.numeric.compile import compile_forward
     from symtf.numeric.weights import load_weights, random_weights, write_npz
 
-    dtype = np.dtype(args.dtype)
+    backend = Backend.of(args.backend, args.device, args.dtype)  # a bad combination fails before any work
+    dtype = backend.numpy_dtype
     tokenizer = prompt = None
     tokenizer_dir = args.tokenizer or args.checkpoint
     if args.text is not None and tokenizer_dir is None:
@@ -105,10 +111,11 @@ def run(args: argparse.Namespace) -> int:
 
         tokenizer = load_tokenizer(args.tokenizer)
     source = args.weights or args.checkpoint or "--random weights"
-    hint = "; try --dtype float64" if dtype == np.float32 else ""
+    hint = "; try --dtype float64" if args.dtype != "float64" else ""
+    f = compile_forward(model, args.dtype, backend=args.backend, device=args.device)
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
-            acts = compile_forward(model, dtype)(weights, tokens)
+            acts = {k: to_numpy(v) for k, v in f(weights, tokens).items()}
     except FloatingPointError as exc:  # numpy's "overflow encountered in ...": one clear line, no warning
         raise InputError(f"{source}: the forward pass in {args.dtype} failed: {exc} (largest value "
                          f"±{np.finfo(dtype).max:.1e}){hint}") from None

@@ -1,7 +1,8 @@
-r"""Compile a model's activations to numpy functions with ``sympy.lambdify``.
+r"""Compile a model's activations to numpy (or PyTorch) functions with ``sympy.lambdify``.
 
 Each activation's own row (``S^h = (q^h)^\top k^h / \sqrt{d_\text{head}}``, written with the
-earlier rows' symbols) is lambdified once, with :class:`~symtf.numeric.printer.SymtfNumPyPrinter`.
+earlier rows' symbols) is lambdified once, with the backend's printer
+(:class:`~symtf.numeric.printer.SymtfNumPyPrinter`, or the torch one: :mod:`symtf.numeric.backends`).
 Its arguments are the earlier rows, the parameters and the sizes it mentions; the forward pass
 runs the rows in the table's order, so the numbers come from the model's own expressions and each
 matrix product happens once, at the size the table writes it.
@@ -25,8 +26,7 @@ from ..dims import SIZES
 from ..errors import InputError
 from ..model import Activation, Convention, Model, Variant, build
 from ..ops import HeadMatrixSymbol
-from .printer import SymtfNumPyPrinter
-from .runtime import NAMESPACE
+from .backends import Backend
 from .weights import Weights, check_weights
 
 HEAD_MODES = ("batched", "loop")
@@ -49,11 +49,11 @@ class CompiledRow:
     sliced: frozenset[str]  # arguments that are per-head (sliced by head in loop mode)
     sizes: tuple[str, ...]  # size arguments, by name
     fn: Callable
-    source: str  # the printed numpy expression
+    source: str  # the printed expression (numpy or torch code)
 
 
-def compile_row(model: Model, activation: Activation) -> CompiledRow:
-    """Lambdify one activation's row expression (not its expansion) once."""
+def compile_row(model: Model, activation: Activation, backend: Backend = Backend()) -> CompiledRow:
+    """Lambdify one activation's row expression (not its expansion) once, with ``backend``'s printer."""
     if activation.expr is None:
         raise InputError(f"{activation.key!r} is an input of {model.id!r}; there is nothing to compile")
     expr = activation.expr
@@ -65,9 +65,9 @@ def compile_row(model: Model, activation: Activation) -> CompiledRow:
         s.name for s in symbols if activation.per_head and isinstance(s, HeadMatrixSymbol) and not s.head.is_Integer
     )
     sizes = tuple(s for s in SIZES if s in expr.free_symbols)
-    printer = SymtfNumPyPrinter(onehot=onehot)
+    printer = backend.printer(onehot)
     args = [MatrixSymbol(name, 1, 1) for name in names] + list(sizes)
-    fn = lambdify(args, expr, modules=[NAMESPACE, "numpy"], printer=printer, docstring_limit=0)
+    fn = lambdify(args, expr, modules=backend.modules(), printer=printer, docstring_limit=0)
     return CompiledRow(activation.key, activation.symbol.name, activation.per_head, names, sliced,
                        tuple(str(s) for s in sizes), fn, printer.doprint(expr))
 
@@ -97,17 +97,18 @@ class Forward:
     arrays with the head axis first.
     """
 
-    def __init__(self, model: Model, dtype=np.float64, heads: str = "batched", keys: Sequence[str] | None = None):
+    def __init__(self, model: Model, dtype=np.float64, heads: str = "batched", keys: Sequence[str] | None = None,
+                 backend: str = "numpy", device: str = "cpu"):
         if heads not in HEAD_MODES:
             raise ValueError(f"heads must be one of {', '.join(HEAD_MODES)}, got {heads!r}")
         self.model = model
-        self.dtype = np.dtype(dtype)
-        if self.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
-            raise ValueError(f"dtype must be float32 or float64, got {self.dtype}")
+        self.backend = Backend.of(backend, device, dtype if isinstance(dtype, str) else np.dtype(dtype).name)
+        self.dtype = self.backend.numpy_dtype  # the dtype weights are validated in
         self.heads = heads
+        self._env_cache: tuple = (None, None)
         # a stacked model's rows read the stream between blocks, which no row defines: compile them all
         acts = _needed(model, keys) if keys is not None and model.block is None else list(model.activations)
-        self.rows = tuple(compile_row(model, a) for a in acts if a.expr is not None)
+        self.rows = tuple(compile_row(model, a, self.backend) for a in acts if a.expr is not None)
         if model.block is not None:  # block rows give one output per layer: "q.1" ... "q.L"
             repeated = set(model.block.keys)
             every = [f"{r.key}.{layer}" for r in self.rows for layer in range(1, model.block.layers + 1)
@@ -136,8 +137,14 @@ class Forward:
     def _column_variant(self) -> Variant:
         return self.model.variant.with_(convention=Convention.COLUMN)
 
-    def environment(self, weights: Weights) -> dict[str, np.ndarray]:
-        """The parameters by symbol name, in the model's layout (vectors as columns)."""
+    def environment(self, weights: Weights) -> dict:
+        """The parameters by symbol name, in the model's layout (vectors as columns), on the backend.
+
+        The last ``Weights`` seen is remembered, so a torch backend moves the weights to its device once.
+        """
+        cached, env = self._env_cache
+        if cached is weights:
+            return dict(env)
         env = {}
         for p in self.model.parameters:
             a = weights[p.key]
@@ -145,8 +152,9 @@ class Forward:
                 a = a[..., None]  # (d,) -> (d, 1); (H, d) -> (H, d, 1)
             elif self._row:
                 a = np.swapaxes(a, -1, -2)
-            env[p.symbol.name] = a
-        return env
+            env[p.symbol.name] = self.backend.array(a)
+        self._env_cache = (weights, env)
+        return dict(env)
 
     def __call__(self, weights: Mapping[str, np.ndarray], tokens: Sequence[int]) -> dict[str, np.ndarray]:
         weights = self.prepare(weights)
@@ -154,7 +162,11 @@ class Forward:
         t = _tokens(tokens, sizes)
         sizes["n"] = len(t)
         env = self.environment(weights)
-        env[self._tokens] = t
+        env[self._tokens] = self.backend.tokens(t)
+        with self.backend.running():
+            return self._forward(env, sizes)
+
+    def _forward(self, env, sizes) -> dict:
         out = {}
         block = self.model.block
         if block is None:
@@ -185,12 +197,10 @@ class Forward:
                     row.fn(*[env[a][c] if a in row.sliced else env[a] for a in row.args], *size_args)
                     for c in range(heads)
                 ]
-                value = np.stack(parts)
+                value = self.backend.stack(parts)
             else:
                 value = row.fn(*[env[a] for a in row.args], *size_args)
-            value = np.asarray(value, dtype=self.dtype)
-            if not value.flags.writeable:  # a broadcast or a view of the weights: give the caller its own
-                value = value.copy()
+            value = self.backend.value(value)
             env[row.name] = value
             out[row.key + suffix] = value
 
@@ -214,8 +224,12 @@ def _tokens(tokens: Sequence[int], sizes: Mapping[str, int]) -> np.ndarray:
     return t.astype(np.intp, copy=False)
 
 
-def compile_forward(variant: Variant | str | Model = "full", dtype=np.float64, heads: str = "batched") -> Forward:
+def compile_forward(variant: Variant | str | Model = "full", dtype=np.float64, heads: str = "batched",
+                    backend: str = "numpy", device: str = "cpu") -> Forward:
     """The whole forward pass of ``variant``, every row lambdified once: ``f(weights, tokens) -> dict``.
+
+    ``backend="torch"`` prints the rows with the torch printer and returns torch tensors on
+    ``device`` (``"cpu"``, ``"cuda"``); ``dtype`` float32 or float64, or ``"bfloat16"`` with torch.
 
     >>> import numpy as np
     >>> from symtf.numeric import compile_forward, random_weights
@@ -224,7 +238,7 @@ def compile_forward(variant: Variant | str | Model = "full", dtype=np.float64, h
     >>> acts["pattern"].shape, acts["probs"].shape  # (H, n, n), (n_vocab, n)
     ((2, 3, 3), (13, 3))
     """
-    return Forward(_model(variant), dtype, heads)
+    return Forward(_model(variant), dtype, heads, backend=backend, device=device)
 
 
 class ActivationFunction:

@@ -1,5 +1,9 @@
 r"""A numpy printer for symtf's matrix expressions, used by ``sympy.lambdify``.
 
+The printing of symtf's own nodes lives in :class:`SymtfOpsPrinter`, shared by every backend;
+:class:`SymtfNumPyPrinter` puts it on SymPy's ``NumPyPrinter`` and
+:class:`symtf.numeric.printer_torch.SymtfTorchPrinter` on SymPy's ``TorchPrinter``.
+
 Each symtf operation prints as a call to its function in ``symtf.numeric.runtime`` (stable
 softmax, masked softmax*, LayerNorm ...). Matrix products print as ``symtf_matmul`` (``a @ b``
 handed to BLAS in its fastest arrangement), left to right in the order the expression writes
@@ -24,15 +28,17 @@ from sympy.printing.numpy import NumPyPrinter
 from ..errors import PrintingError
 
 
-class SymtfNumPyPrinter(NumPyPrinter):
-    r"""Print symtf expressions as numpy code.
+class SymtfOpsPrinter:
+    r"""The printing of symtf's nodes that every backend shares: each op is a call ``symtf_<op>(...)``.
+
+    A backend's printer is this mixin on top of SymPy's printer for that library (NumPy, PyTorch)
+    plus its own ``_print_Transpose``; the ``symtf_<op>`` functions it calls come from that
+    backend's runtime module, which lambdify is given as its namespace.
 
     ``onehot`` maps each one-hot input symbol to its layout: ``"columns"`` (the post's $t$,
     $n_\text{vocab} \times n$, one column per token) or ``"rows"`` (the row convention's
     $n \times n_\text{vocab}$). At run time such a symbol is bound to the integer token ids.
     """
-
-    printmethod = "_symtf_numpy"
 
     def __init__(self, settings=None, onehot=None):
         super().__init__(settings or {})
@@ -92,9 +98,6 @@ class SymtfNumPyPrinter(NumPyPrinter):
     def _print_MatAdd(self, expr):
         return "(" + " + ".join(self._print(term) for term in expr.args) + ")"
 
-    def _print_Transpose(self, expr):
-        return f"numpy.swapaxes({self._print(expr.arg)}, -1, -2)"
-
     # ------------------------------------------------------------------ symtf operations
     def _print_Softmax(self, expr):
         return f"symtf_softmax({self._print(expr.arg)}, {expr.axis})"
@@ -145,7 +148,17 @@ class SymtfNumPyPrinter(NumPyPrinter):
         return f"symtf_head_concat({self._print(expr.block)}, {expr.axis})"
 
     def _print_Op(self, expr):
-        raise PrintingError(f"no numpy form for {type(expr).__name__}; add a _print_{type(expr).__name__} method")
+        raise PrintingError(f"no {self.backend} form for {type(expr).__name__}; add a _print_{type(expr).__name__} method")
+
+
+class SymtfNumPyPrinter(SymtfOpsPrinter, NumPyPrinter):
+    """symtf expressions as numpy code (runtime: :mod:`symtf.numeric.runtime`)."""
+
+    printmethod = "_symtf_numpy"
+    backend = "numpy"
+
+    def _print_Transpose(self, expr):
+        return f"numpy.swapaxes({self._print(expr.arg)}, -1, -2)"
 
 
 def numpy_code(expr, onehot=None) -> str:
@@ -153,4 +166,4 @@ def numpy_code(expr, onehot=None) -> str:
     return SymtfNumPyPrinter(onehot=onehot).doprint(expr)
 
 
-__all__ = ["SymtfNumPyPrinter", "numpy_code"]
+__all__ = ["SymtfNumPyPrinter", "SymtfOpsPrinter", "numpy_code"]

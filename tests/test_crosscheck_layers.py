@@ -1,0 +1,165 @@
+"""Every activation of every layer of a saved 3-layer HF GPT-2, against symtf's numpy and torch backends.
+
+The checkpoint is a random ``GPT2LMHeadModel`` (random biases and LayerNorm parameters too),
+``save_pretrained`` to a temporary directory and read back with ``load_checkpoint``: the path a
+user's checkpoint takes. HF's activations are read with forward hooks on each block (its q, k, v
+from its own attention function), in the post's layout. Tolerances: float64 1e-10, float32 1e-4,
+relative to the largest entry (at least 1). TransformerLens is not a second reference here: it
+is not installable offline in this environment.
+"""
+from __future__ import annotations
+
+import copy
+import os
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+if os.environ.get("SYMTF_REQUIRE_CROSSCHECK"):
+    import torch  # noqa: E402
+    import transformers  # noqa: E402
+else:
+    torch = pytest.importorskip("torch", reason="torch not installed: pip install -e '.[crosscheck]'")
+    transformers = pytest.importorskip("transformers", reason="transformers not installed: pip install -e '.[crosscheck]'")
+
+from symtf.cli import main  # noqa: E402
+from symtf.numeric import compile_forward  # noqa: E402
+from symtf.numeric.backends import to_numpy  # noqa: E402
+from symtf.numeric.checkpoint import load_checkpoint  # noqa: E402
+
+pytestmark = pytest.mark.crosscheck
+
+LAYERS = 3
+TOKENS = [3, 1, 4, 1, 5, 9, 2]
+TOLERANCE = {"float64": 1e-10, "float32": 1e-4}
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """A random 3-layer GPT-2 (n_vocab 13, n_ctx 17, d_model 10 = 2 heads × 5, d_mlp 11) saved to disk."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(vocab_size=13, n_positions=17, n_embd=10, n_head=2, n_inner=11, n_layer=LAYERS,
+                        activation_function="gelu_new", layer_norm_epsilon=1e-5, resid_pdrop=0.0, embd_pdrop=0.0,
+                        attn_pdrop=0.0, attn_implementation="eager", bos_token_id=0, eos_token_id=0)
+    torch.manual_seed(7)
+    model = GPT2LMHeadModel(config).to(torch.float64).eval()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            p.normal_(0.0, 0.4)
+            if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
+                p.add_(1.0)
+    path = tmp_path_factory.mktemp("gpt2-3")
+    model.save_pretrained(path)
+    return path, model
+
+
+def hf_every_layer(model, tokens, monkeypatch) -> dict[str, np.ndarray]:
+    """HF's activations of every block, keyed as symtf keys them ("q.2"), tokens as columns."""
+    from transformers.models.gpt2 import modeling_gpt2
+
+    seen: dict[str, torch.Tensor] = {}
+    qkv: list[tuple] = []
+    eager = modeling_gpt2.eager_attention_forward
+
+    def recording(module, query, key, value, attention_mask, scaling=None, **kwargs):
+        qkv.append((query, key, value, scaling))  # (1, H, n, d_head), in block order
+        return eager(module, query, key, value, attention_mask, scaling=scaling, **kwargs)
+
+    monkeypatch.setattr(modeling_gpt2, "eager_attention_forward", recording)
+    t = model.transformer
+
+    def keep(name):
+        return lambda m, i, o: seen.__setitem__(name, o)
+
+    hooks = [t.drop.register_forward_hook(keep("embed"))]
+    for layer, block in enumerate(t.h, start=1):
+        hooks += [
+            block.ln_1.register_forward_hook(keep(f"ln1.{layer}")),
+            block.attn.c_proj.register_forward_hook(lambda m, i, o, lay=layer: seen.__setitem__(f"z.{lay}", i[0])),
+            block.ln_2.register_forward_hook(
+                lambda m, i, o, lay=layer: seen.update({f"resid_mid.{lay}": i[0], f"ln2.{lay}": o})),
+            block.mlp.act.register_forward_hook(keep(f"mlp_hidden.{layer}")),
+            block.mlp.register_forward_hook(keep(f"mlp_out.{layer}")),
+            block.register_forward_hook(lambda m, i, o, lay=layer: seen.__setitem__(f"resid_post.{lay}", o[0]
+                                                                                    if isinstance(o, tuple) else o)),
+        ]
+    hooks.append(t.ln_f.register_forward_hook(keep("lnf")))
+    try:
+        with torch.no_grad():
+            out = model(torch.tensor([tokens]), output_attentions=True)
+    finally:
+        for hook in hooks:
+            hook.remove()
+
+    def col(x):  # (1, n, d) -> (d, n)
+        return x[0].T.to(torch.float64).numpy()
+
+    def heads(x):  # (1, H, n, d_head) -> (H, d_head, n)
+        return x[0].transpose(-1, -2).to(torch.float64).numpy()
+
+    acts = {"embed": col(seen["embed"]), "lnf": col(seen["lnf"]), "logits": col(out.logits),
+            "probs": col(torch.softmax(out.logits, dim=-1))}
+    H = model.config.n_head
+    for layer, block in enumerate(model.transformer.h, start=1):
+        q, k, v, scaling = qkv[layer - 1]
+        z = seen[f"z.{layer}"][0]  # (n, H d_head)
+        per_head = z.reshape(z.shape[0], H, -1)  # (n, H, d_head)
+        W_proj = block.attn.c_proj.weight.detach()  # (H d_head, d)
+        acts.update({
+            f"q.{layer}": heads(q), f"k.{layer}": heads(k), f"v.{layer}": heads(v),
+            # HF does not expose the scores before its mask: its own formula on its own q and k
+            f"scores.{layer}": (torch.matmul(q, k.transpose(-1, -2)) * scaling)[0].to(torch.float64).numpy(),
+            f"pattern.{layer}": out.attentions[layer - 1][0].to(torch.float64).numpy(),
+            f"result.{layer}": per_head.permute(1, 2, 0).to(torch.float64).numpy(),
+            f"head_out.{layer}": torch.stack([(per_head[:, c, :] @ W_proj.reshape(H, -1, W_proj.shape[1])[c]).T
+                                              for c in range(H)]).to(torch.float64).numpy(),
+        })
+        for key in ("ln1", "resid_mid", "ln2", "mlp_hidden", "mlp_out", "resid_post"):
+            acts[f"{key}.{layer}"] = col(seen[f"{key}.{layer}"])
+    return acts
+
+
+def _compare(ours: dict, theirs: dict, tol: float, label: str) -> None:
+    assert set(ours) == set(theirs), sorted(set(ours) ^ set(theirs))
+    for key, expected in theirs.items():
+        got = to_numpy(ours[key]).astype(np.float64)
+        assert got.shape == expected.shape, f"{label} {key}: {got.shape} != {expected.shape}"
+        scale = max(1.0, float(np.abs(expected).max()))
+        err = float(np.abs(got - expected).max())
+        assert err <= tol * scale, f"{label} {key}: max |symtf - HF| = {err:.3g} > {tol:g} × {scale:.3g}"
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_every_activation_of_every_layer_matches_hf(saved, backend, dtype, monkeypatch):
+    path, model = saved
+    ckpt = load_checkpoint(path)
+    hf = model if dtype == "float64" else copy.deepcopy(model).to(torch.float32)  # the fixture stays float64
+    theirs = hf_every_layer(hf, TOKENS, monkeypatch)
+    ours = compile_forward(ckpt.variant, dtype, backend=backend)(ckpt.params, TOKENS)
+    assert len(ours) == 4 + 13 * LAYERS  # embed, 13 rows per block, lnf, logits, probs
+    for value in ours.values():
+        assert str(value.dtype).endswith(dtype), value.dtype
+    _compare(ours, theirs, TOLERANCE[dtype], f"{backend}/{dtype}")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_eval_checkpoint_out_every_hook(saved, backend, tmp_path, monkeypatch):
+    path, model = saved
+    out = tmp_path / "acts.npz"
+    assert main(["eval", "--checkpoint", str(path), "--backend", backend, "--tokens", "3,1,4,1,5,9,2",
+                 "--out", str(out)]) == 0
+    theirs = hf_every_layer(model, TOKENS, monkeypatch)
+    with np.load(out) as acts:
+        for layer in range(LAYERS):
+            for name, key in (("hook_resid_post", "resid_post"), ("attn.hook_pattern", "pattern"),
+                              ("hook_resid_mid", "resid_mid")):
+                expected = theirs[f"{key}.{layer + 1}"]
+                assert np.abs(acts[f"blocks.{layer}.{name}"] - expected).max() <= 1e-10 * max(
+                    1.0, np.abs(expected).max()), (layer, name)
+        np.testing.assert_allclose(acts["blocks.2.hook_resid_pre"], theirs["resid_post.2"], rtol=0, atol=1e-10)
+        np.testing.assert_allclose(acts["logits"], theirs["logits"], rtol=0, atol=1e-9)
