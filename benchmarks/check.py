@@ -7,8 +7,12 @@ Usage: python benchmarks/check.py [POST.md] [--repeat N] [--equations N] [--prof
 2. Linear time: documents of about N and 4N equations, made by repeating the post with every copy
    written differently (spaces before some ``=``, ``+`` and commands, chosen by the copy's number:
    no meaning changes, but the normalised statement texts, the checker's cache keys, differ; the
-   share of distinct fragments is printed), each copy under its own headings. ``check_text`` is timed in this process after one warm-up run, best of N in turns.
-   ``--profile FILE`` writes a cProfile of the 4N run (read it with ``python -m pstats FILE``).
+   share of distinct fragments is printed), each copy under its own headings. Measured twice: whole
+   copies of the post (prose, tables), and the post's fragments alone in neutral prose (no model
+   named, so a document-wide search per claim does not stop early). ``check_text`` is timed in this
+   process, CPU time (other processes on a loaded machine do not count), after one warm-up run,
+   best of N in turns. ``--profile FILE`` writes cProfiles of the 4N runs to FILE.post and
+   FILE.fragments (read them with ``python -m pstats``).
 """
 from __future__ import annotations
 
