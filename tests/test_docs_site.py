@@ -30,7 +30,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--window-size=1280,1600", "--hide-scrollbars",
          # nothing but the local server resolves: a page that needs a CDN fails here
          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
-MATH_PAGES = ("", "tables/", "claims/", "check/", "conventions/")  # pages that must show rendered formulas
+MATH_PAGES = ("", "tables/", "claims/", "check/", "conventions/", "text/")  # pages that must show rendered formulas
 
 pytestmark = pytest.mark.slow
 
