@@ -8,7 +8,6 @@ import pytest
 pytest.importorskip("tokenizers", reason="the tokenizers library (the text or test extra) is not installed")
 
 from symtf.report import text_page as page_module  # noqa: E402
-from symtf.report.pages import GENERATED  # noqa: E402
 from symtf.text import encode, train_bpe  # noqa: E402
 
 
@@ -17,8 +16,24 @@ def page() -> str:
     return page_module.text_page()
 
 
-def test_the_page_is_generated_with_the_site():
-    assert GENERATED["text.md"] == "From text to the next token"
+def test_the_page_is_generated_with_the_site(page, monkeypatch):
+    pytest.importorskip("mkdocs", reason="mkdocs not installed: pip install -e '.[docs]'")
+    from symtf.report import pages, site
+
+    class Files(list):
+        def get_file_from_path(self, name):
+            return None
+
+    class File:  # records what the hook adds instead of mkdocs' File
+        @staticmethod
+        def generated(config, name, content=None, abs_src_path=None):
+            return (name, content)
+
+    monkeypatch.setattr(site, "File", File)
+    monkeypatch.setattr(site, "load_report", dict)
+    monkeypatch.setattr(pages, "generate_pages", lambda report: {"tables.md": "# tables"})
+    added = dict(site.on_files(Files(), {}))
+    assert added["text.md"] == page and added["tables.md"] == "# tables"
 
 
 def test_each_step_shows_its_command_and_output(page):

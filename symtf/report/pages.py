@@ -16,7 +16,6 @@ import re
 from pathlib import Path
 
 from symtf.io import write_atomic
-from symtf.report.text_page import text_page
 
 #: The generated pages: file name → title (the order of the site's navigation).
 GENERATED = {
@@ -26,7 +25,6 @@ GENERATED = {
     "conventions.md": "Conventions",
     "derivations.md": "Derivations",
     "figures.md": "Figures",
-    "text.md": "From text to the next token",
     "cli.md": "CLI reference",
 }
 
@@ -332,7 +330,6 @@ _BUILDERS = {
     "conventions.md": conventions_page,
     "derivations.md": derivations_page,
     "figures.md": figures_page,
-    "text.md": text_page,
     "cli.md": cli_page,
 }
 

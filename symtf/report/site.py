@@ -1,7 +1,8 @@
 """mkdocs hook (``hooks:`` in mkdocs.yml): the generated pages and the vendored KaTeX.
 
 - ``on_config``: adds "GPT-2 differences" to the navigation when docs/gpt2-differences.md exists.
-- ``on_files``: adds the pages of :mod:`symtf.report.pages`, generated from a report, and KaTeX's
+- ``on_files``: adds the pages of :mod:`symtf.report.pages`, generated from a report, the page of
+  :mod:`symtf.report.text_page` (the post's example on a random checkpoint written then), and KaTeX's
   dist files (from the npm package in tests/js/node_modules/katex, no CDN) under assets/katex/.
 
 The report is read from the JSON file named by ``SYMTF_REPORT_JSON`` (what ``symtf report --out
@@ -53,8 +54,10 @@ def on_config(config, **kwargs):
 
 def on_files(files, config, **kwargs):
     from symtf.report.pages import generate_pages
+    from symtf.report.text_page import text_page
 
-    for name, page in generate_pages(load_report()).items():
+    site_only = {"text.md": text_page()}  # runs symtf on a checkpoint it writes: the site's, not `report --out`'s
+    for name, page in {**generate_pages(load_report()), **site_only}.items():
         existing = files.get_file_from_path(name)
         if existing is not None:
             files.remove(existing)
