@@ -163,3 +163,9 @@ def test_format_for_suffixes_and_myst_front_matter():
     assert format_for("x.md", "---\ntitle: x\n---\n") == "markdown"
     with pytest.raises(ValueError, match="unknown format 'rst'"):
         Source("x", "rst")
+
+
+def test_failed_delimiter_scans_are_remembered_without_losing_math():
+    # an unclosed \[ and an unclosed shortcode before closed ones of other kinds: those are still found
+    doc = r"a \[ b \(c\) {{< katex >}} d $e$ \(f\)" + "\n\n\\[ g\n\\[ h\n\n\\[ i \\]\n"
+    assert [x[1] for x in _math(doc)] == ["c", "e", "f", "i"]

@@ -32,14 +32,30 @@ def _push(state, kind: str, content: str, display: bool, markup: str):
 
 # --------------------------------------------------------------------------- brackets
 
+def _unclosed(state, key: str, pos: int) -> bool:
+    """Whether a search for ``key`` from ``pos`` is known to fail: once no closing delimiter follows a
+    position, none follows a later one, so each failed search is remembered (linear time)."""
+    return pos >= state.env.setdefault("symtf_unclosed", {}).get((id(state.src), key), 1 << 62)
+
+
+def _remember_unclosed(state, key: str, pos: int) -> None:
+    memo = state.env.setdefault("symtf_unclosed", {})
+    memo[(id(state.src), key)] = min(pos, memo.get((id(state.src), key), pos))
+
+
 def _bracket_inline(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if src[pos] != "\\":
         return False
     for open_, close, display in BRACKETS:
         if src.startswith(open_, pos):
+            if _unclosed(state, close, pos):
+                return False
             end = src.find(close, pos + len(open_))
-            if end < 0 or not src[pos + len(open_): end].strip():
+            if end < 0:
+                _remember_unclosed(state, close, pos)
+                return False
+            if not src[pos + len(open_): end].strip():
                 return False
             if not silent:
                 _push(state, "math_inline_double" if display else "math_inline", src[pos + len(open_): end],
@@ -62,6 +78,9 @@ def _display_block(opens: tuple[tuple[str, str], ...], label_open: str | None = 
         if pair is None:
             return False
         open_, close = pair
+        failed = state.env.setdefault("symtf_display_failed", {})
+        if start <= failed.get((id(state.src), open_), -1):  # an earlier scan saw no close up to there
+            return False
         lines = [first[len(open_):]]
         line = start
         while True:
@@ -74,10 +93,9 @@ def _display_block(opens: tuple[tuple[str, str], ...], label_open: str | None = 
                 lines[-1] = text[: len(text) - len(close)]
                 break
             line += 1
-            if line >= end_line:
-                return False
-            nxt = state.src[state.bMarks[line]: state.eMarks[line]]
+            nxt = state.src[state.bMarks[line]: state.eMarks[line]] if line < end_line else ""
             if not nxt.strip():
+                failed[(id(state.src), open_)] = line
                 return False
             lines.append(nxt)
         if silent:
@@ -127,10 +145,13 @@ def _shortcode_inline(state: StateInline, silent: bool) -> bool:
         return False
     kind, name, args, start = tag
     closing = ("/" + name,) if kind == "hugo" else ("end", "end" + name)
+    if _unclosed(state, closing[0], pos):
+        return False
     scan = start
     while True:  # the matching closing tag: the first tag named /name (hugo) or end (zola)
         scan = src.find("{", scan)
         if scan < 0:
+            _remember_unclosed(state, closing[0], pos)
             return False
         found = _tag(src, scan)
         if found is not None and found[1] in closing:
