@@ -151,3 +151,10 @@ def test_numeric_agreement_of_softmax_with_numpy():
     ours = np.array(Softmax(ImmutableMatrix(x.tolist()), 0).as_explicit().evalf(), dtype=float)
     e = np.exp(x - x.max(axis=0))
     np.testing.assert_allclose(ours, e / e.sum(axis=0), rtol=1e-13)
+
+
+def test_head_sum_at_leaves_an_inner_sum_over_the_same_head_alone():
+    # Testing: (Σ_h X^h Σ_h Y^h) at h = 1 is X^1 Σ_h Y^h, not X^1 (2 Y^1)
+    X, Y = HeadMatrixSymbol("X", 3, 3, h), HeadMatrixSymbol("Y", 3, 3, h)
+    inner = HeadSum(Y, h, 2)
+    assert HeadSum(X * inner, h, 2).at(1) == X.xreplace({h: 1}) * inner

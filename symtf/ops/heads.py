@@ -11,6 +11,15 @@ from sympy.core.sympify import _sympify
 from .base import Op
 
 
+def at_head(e, head, c):
+    r"""``e`` with the head symbol ``head`` set to ``c``, except inside an inner sum or concatenation that binds it again."""
+    if isinstance(e, (HeadSum, HeadConcat)) and e.head == head:
+        return e  # shadowed: the inner sum's own head
+    if not e.args or not e.has(HeadSum, HeadConcat):
+        return e.xreplace({head: c})
+    return e.func(*[at_head(a, head, c) for a in e.args])
+
+
 class HeadSum(Op):
     r"""$\sum_{h=1}^{H} E^h$: one term per head, each the generic-head expression $E$ at head $h$."""
 
@@ -27,7 +36,7 @@ class HeadSum(Op):
 
     def at(self, c):
         """The term for head number ``c`` (1-based)."""
-        return self.term.xreplace({self.head: Integer(c)})
+        return at_head(self.term, self.head, Integer(c))
 
     def _entry(self, i, j, **kwargs):
         if self.count.is_Integer:
@@ -56,7 +65,7 @@ class HeadConcat(Op):
         return (rows * self.count, cols) if self.axis == 0 else (rows, cols * self.count)
 
     def at(self, c):
-        return self.block.xreplace({self.head: Integer(c)})
+        return at_head(self.block, self.head, Integer(c))
 
     def _entry(self, i, j, **kwargs):
         size = self.block.shape[self.axis]

@@ -48,15 +48,29 @@ def _fresh(symbol, taken):
             return candidate
 
 
-def _join(left: Term, right: Term) -> Term:
-    """The product of two terms, the right one's bound heads renamed where the left binds them already."""
-    taken = {b for b, _ in left.bounds}
+def _symbols(e) -> set:
+    """Every plain symbol in ``e``, the heads inside per-head matrix symbols included (their ``free_symbols`` hide them)."""
+    return e.atoms(Symbol)
+
+
+def _rebind(term: Term, avoid: set) -> Term:
+    """``term`` with each bound head that is in ``avoid`` renamed to a fresh symbol."""
+    taken = set(avoid) | _symbols(term.expr) | {b for b, _ in term.bounds}
     rename = {}
-    for b, _ in right.bounds:
-        if b in taken or b in left.expr.free_symbols:
-            rename[b] = _fresh(b, taken | set(rename.values()) | left.expr.free_symbols)
-    bounds = tuple((rename.get(b, b), c) for b, c in right.bounds)
-    return Term(left.bounds + bounds, MatMul(left.expr, right.expr.xreplace(rename)))
+    for b, _ in term.bounds:
+        if b in avoid:
+            rename[b] = _fresh(b, taken)
+            taken.add(rename[b])
+    if not rename:
+        return term
+    return Term(tuple((rename.get(b, b), c) for b, c in term.bounds), term.expr.xreplace(rename))
+
+
+def _join(left: Term, right: Term) -> Term:
+    """The product of two terms, bound heads renamed apart from the other factor's symbols."""
+    left = _rebind(left, _symbols(right.expr))  # a head free in the right factor is not the left one's bound head
+    right = _rebind(right, {b for b, _ in left.bounds} | _symbols(left.expr))
+    return Term(left.bounds + right.bounds, MatMul(left.expr, right.expr))
 
 
 def terms(e) -> list[Term]:
@@ -67,8 +81,8 @@ def terms(e) -> list[Term]:
 def _terms(e) -> list[Term]:
     if isinstance(e, MatAdd):
         return [t for a in e.args for t in _terms(a)]
-    if isinstance(e, HeadSum):
-        return [Term(((e.head, e.count),) + t.bounds, t.expr) for t in _terms(e.term)]
+    if isinstance(e, HeadSum):  # an inner sum over the same head shadows it: rename the inner one first
+        return [Term(((e.head, e.count),) + t.bounds, t.expr) for t in (_rebind(t, {e.head}) for t in _terms(e.term))]
     if isinstance(e, Transpose):
         return [Term(t.bounds, Transpose(t.expr)) for t in _terms(e.arg)]
     if isinstance(e, MatMul):
