@@ -83,7 +83,7 @@ class Claim:
     """An identity of the post: ``statement`` in the post's LaTeX, proved by ``prover``.
 
     ``expected`` is what the claim should come out as: ``PROVED`` for the post's identities,
-    ``REFUTED`` for a sentence of the post that does not hold in general.
+    ``REFUTED`` for a sentence (of the post, or one often written elsewhere) that does not hold in general.
     """
 
     id: str

@@ -45,7 +45,7 @@ def _line(r: dict) -> str:
     method = f" ({r['method']})" if r["method"] else ""
     note = ""
     if r["expected"] == "refuted" and r["result"] == "refuted":
-        note = "  [expected: the post's statement does not hold in general]"
+        note = "  [expected: the statement does not hold in general]"
     elif not r["as_expected"]:
         note = f"  [EXPECTED {r['expected'].upper()}]"
     check = r["numeric_check"]
