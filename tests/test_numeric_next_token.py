@@ -136,7 +136,20 @@ def test_top_with_token_ids_matches_a_sort_of_the_probabilities(written, capsys)
     assert main(["eval", "--checkpoint", str(written), "--tokens", "3,1,4,1,5", "--format", "json"]) == 0
     probs = np.array(json.loads(capsys.readouterr().out)["activations"]["probs"]["values"])[:, -1]
     assert [g["id"] for g in out["next"]] == list(np.argsort(-probs, kind="stable")[:4])
-    assert out["tokens"] == [3, 1, 4, 1, 5] and out["next"][0]["text"] is None
+    assert out["tokens"] == [3, 1, 4, 1, 5]
+    tokenizer = train_bpe([CORPUS], VOCAB)  # the checkpoint's own tokenizer names the ids
+    assert [g["token"] for g in out["next"]] == [tokenizer.id_to_token(g["id"]) for g in out["next"]]
+
+
+def test_top_with_token_ids_and_no_tokenizer_shows_ids_only(written, tmp_path, capsys):
+    for name in ("config.json", "model.safetensors"):
+        (tmp_path / name).write_bytes((written / name).read_bytes())
+    assert main(["eval", "--checkpoint", str(tmp_path), "--tokens", "3,1,4", "--top", "2", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(g["token"], g["text"]) for g in out["next"]] == [(None, None), (None, None)]
+    line = _one_error_line(capsys, ["eval", "--checkpoint", str(tmp_path), "--tokens", "3,1,4", "--top", "2",
+                                    "--tokenizer", str(tmp_path)])
+    assert f"{tmp_path}: no tokenizer in this directory" in line
 
 
 def _one_error_line(capsys, argv) -> str:
@@ -182,3 +195,14 @@ def test_row_convention_ranks_the_same(written, capsys):
         runs.append(json.loads(capsys.readouterr().out)["next"])
     assert [g["id"] for g in runs[0]] == [g["id"] for g in runs[1]]
     np.testing.assert_allclose([g["probability"] for g in runs[0]], [g["probability"] for g in runs[1]], rtol=1e-12)
+
+
+def test_random_weights_with_a_tokenizer_directory(written, capsys):
+    argv = ["eval", "--random", "--n-vocab", str(VOCAB), "--n-ctx", "11", "--seed", "2", "--format", "json"]
+    assert main([*argv, "--tokenizer", str(written), "--text", "New York", "--top", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ids = [t["id"] for t in out["tokens"]]
+    assert out["variant"] == "full" and ids == train_bpe([CORPUS], VOCAB).encode("New York").ids
+    assert main([*argv, "--tokens", ",".join(map(str, ids))]) == 0
+    probs = np.array(json.loads(capsys.readouterr().out)["activations"]["probs"]["values"])[:, -1]
+    assert [g["id"] for g in out["next"]] == list(np.argsort(-probs, kind="stable")[:3])

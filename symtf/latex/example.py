@@ -63,7 +63,7 @@ class Inputs:
     tokens: tuple[int, ...]
     weights: dict[str, ImmutableMatrix]
     source: str = ""
-    text: "Tokens | None" = None  # the tokenized text the ids come from, when they do
+    text: Tokens | None = None  # the tokenized text the ids come from, when they do
 
     @property
     def sizes(self) -> dict:

@@ -106,10 +106,10 @@ def run(args: argparse.Namespace) -> int:
 
         tokenizer, prompt = tokenize_prompt(args.text, tokenizer_dir, weights["W_E"].shape[-1])
         tokens = list(prompt.ids)
-    elif args.top is not None and args.tokenizer:
-        from symtf.text import load_tokenizer
+    elif args.top is not None and tokenizer_dir is not None:
+        from symtf.numeric.next_token import optional_tokenizer
 
-        tokenizer = load_tokenizer(args.tokenizer)
+        tokenizer = optional_tokenizer(args.tokenizer, args.checkpoint)
     source = args.weights or args.checkpoint or "--random weights"
     hint = "; try --dtype float64" if args.dtype != "float64" else ""
     f = compile_forward(model, args.dtype, backend=args.backend, device=args.device)

@@ -61,6 +61,18 @@ def prompt(text: str, tokenizer_dir, n_vocab: int):
     return tokenizer, tokens
 
 
+def optional_tokenizer(tokenizer_dir, checkpoint_dir):
+    """The tokenizer that names ``--top``'s ids: ``tokenizer_dir`` (must load), else the checkpoint's if it has one."""
+    from ..text import load_tokenizer
+
+    if tokenizer_dir is not None:
+        return load_tokenizer(tokenizer_dir)
+    try:
+        return load_tokenizer(checkpoint_dir)
+    except InputError:  # a checkpoint without a tokenizer: the ranking shows ids only
+        return None
+
+
 def prediction_json(guesses: list[Guess]) -> list[dict]:
     return [{"rank": g.rank, "id": g.id, "token": g.token, "text": g.text, "probability": g.probability,
              "logit": g.logit} for g in guesses]
@@ -89,13 +101,14 @@ def print_prediction(args, acts: dict, tokens: list[int], prompt, tokenizer) -> 
     guesses = top_next(last_token(acts["probs"], row), last_token(acts["logits"], row), k, tokenizer)
     given = ([{"id": t.id, "token": t.token, "text": t.text} for t in prompt.tokens] if prompt is not None
              else list(tokens))
+    variant = args.variant or "full"
     if args.format == "json":
-        out = {"variant": args.variant, "dtype": args.dtype, "tokens": given, "next": prediction_json(guesses)}
+        out = {"variant": variant, "dtype": args.dtype, "tokens": given, "next": prediction_json(guesses)}
         if prompt is not None:
             out = {"text": prompt.text, **out}
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"{args.variant}; {args.dtype}")
+    print(f"{variant}; {args.dtype}")
     if prompt is not None:
         print(f"text {prompt.text!r}: {len(tokens)} tokens {list(tokens)}")
         after = prompt.tokens[-1].text
