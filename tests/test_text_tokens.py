@@ -234,3 +234,13 @@ def test_save_onto_a_file_is_one_clear_line(tmp_path, capsys):
     line = _one_error_line(capsys, ["tokens", "--train", str(corpus), "--vocab-size", "260", "--save", str(corpus)])
     assert f"{corpus}: exists and is not a directory" in line
     assert corpus.read_text(encoding="utf-8") == CORPUS
+
+
+def test_without_the_library_one_line_says_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # `import tokenizers` now raises ImportError
+    line = _one_error_line(capsys, ["tokens", "New York"])
+    assert "needs the tokenizers library: pip install 'symtf[text]'" in line
+    line = _one_error_line(capsys, ["example", "--text", "New York"])
+    assert "needs the tokenizers library" in line
