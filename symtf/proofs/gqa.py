@@ -106,6 +106,7 @@ def gap(kv_head=interleave, sizes=None, seed=1) -> float:
 
 
 def prove_gqa(kv_head=interleave) -> Result:
+    r"""$\sum_c \sum_j o((c-1)s + j, c) = \sum_h o(h, \text{kv\_head}(h))$ for symbolic $G$, $s$; refuted on a numeric instance if not."""
     ok, why = induction(kv_head)
     if ok:
         return proved(Method.SYMBOLIC, ["symbolic"], why)

@@ -71,6 +71,7 @@ def reads_only_prefix(entry, i) -> bool:
 
 
 def prove_kv_cache(pattern=CausalSoftmax, cached=lambda m: m) -> Result:
+    r"""$r_{:, m} = V \text{softmax}(q_m^\top K / \sqrt{d})^\top$ with the cache of the first ``cached(m)`` keys/values, ``pattern`` the mask."""
     r, q, k, v = _rows(pattern)
     i = m_ - 1  # 0-based column of position m
     full = r._entry(c_, i)

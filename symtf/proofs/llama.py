@@ -34,6 +34,7 @@ def config_problems(cfg) -> list[str]:
 
 
 def prove_llama_params(formula=None, configs=tuple(LLAMA2)) -> Result:
+    r"""$N$ = the sum of the parameter shapes (symbolic), = each released total, with consistent key figures."""
     formula = llama_param_formula() if formula is None else formula
     diff = expand(formula - count_from_shapes())
     if diff != 0:

@@ -86,6 +86,7 @@ DEEPSEEK_V2 = {"n_layers": 60, "H": 128, "d_head": 128, "d_c": 512, "d_cq": 1536
 
 
 def prove_mla(absorbed=None) -> Result:
+    r"""Naive MLA $= \sum_h W^{OUV,h} c^{KV} \text{softmax}^*((c^Q)^\top W^{UQK,h} c^{KV} / \sqrt{d})^\top$ (``absorbed``), and the cache formula."""
     naive = mla_output()
     fused = (mla_output(True) if absorbed is None else absorbed).xreplace(ABSORBED)  # the definitions substituted
     if naive.shape != fused.shape:

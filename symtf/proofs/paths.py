@@ -225,6 +225,7 @@ def _refute(ell, t, statement, why) -> Result:
 
 
 def prove_1l(statement=None) -> Result:
+    r"""$\operatorname{vec}(\ell) = (\mathrm{Id} \otimes W_U W_E + \sum_h A^h \otimes W_U W_O^h W_V^h W_E) \operatorname{vec}(t)$, both conventions (``statement``: the Kronecker terms to check)."""
     if not vec_lemma():
         return unknown("the vec lemma vec(M X N^T) = (N ⊗ M) vec(X) did not reduce")
     result, how = prove_expansion(1, statement_1l() if statement is None else statement)
@@ -269,6 +270,7 @@ def composition_statement():
 
 
 def prove_2l(statement=None, composition=None) -> Result:
+    r"""Two layers: the logits' four kinds of paths and the layer-2 scores' direct, K-, Q- and QK-composition terms."""
     if not vec_lemma():
         return unknown("the vec lemma did not reduce")
     result, how = prove_expansion(2, statement_2l() if statement is None else statement)

@@ -73,6 +73,7 @@ def _same_entry(left, right) -> bool:
 
 
 def prove_rmsnorm_layernorm(centre=None) -> Result:
+    r"""$\text{RMSNorm}(C x; \gamma) = \text{LayerNorm}(x; \gamma, 0)$ entry by entry, $C$ the centring matrix (``centre`` to test others)."""
     rms, ln = sides(centre)
     if not _same_entry(rms, ln):
         result = prove_entrywise(explicit_pair(rms.xreplace({eps: EPS}), ln.xreplace({eps: EPS})), SIZES,

@@ -76,6 +76,7 @@ def _pairs_are_the_entries() -> bool:
 
 
 def prove_relative(rotate_query=None) -> Result:
+    r"""$(R_m q)^\top (R_n k) = q^\top R_{n-m} k$ pair by pair (``rotate_query``: another rotation of the query, for tests)."""
     left, right = score_summand(rotate_query), relative_summand()
     if not _pairs_are_the_entries():
         return unknown("RoPE's entries at rows 2i, 2i + 1 are not its pair i")
