@@ -35,7 +35,8 @@ print(f"{claim.statement}  % {r.status.value} ({r.method.value})")
 # %% [markdown]
 # Two layers: a second layer's heads $g$ read $x^{(1)}$, so besides the direct path and the
 # single-head terms of each layer there are virtual heads, layer 2's OV circuit applied to
-# layer 1's output (V-composition), with layer 2 on the left on both sides of $\otimes$:
+# layer 1's output (V-composition), with layer 2 on the left on both sides of $\otimes$.
+# (Printed: layer 2's head $g$ as $h_g$, its matrices with a 2, e.g. $W_{O 2}^{h_g}$ for $W_O^{2,g}$.)
 
 # %%
 for kron in statement_2l():
