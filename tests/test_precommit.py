@@ -1,6 +1,7 @@
 """The pre-commit hooks of .pre-commit-hooks.yaml, run as a blog would run them: `pre-commit try-repo`
 installs symtf from this repository into its own virtualenv (dependencies from PyPI) and runs the
-hook on a temporary git repository with one post that has a mistake and one that does not."""
+hooks on a temporary git repository: a post with a mistake and one with a stale generated region (both
+hooks fail), then a post with neither (both pass)."""
 import os
 import shutil
 import subprocess
@@ -8,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from symtf.latex.render import fragment
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = "# Attention\n\nThe queries are $$q = W_Q x^{(0)}$$ and the keys $$k = W_K x^{(0)}$$.\n"
@@ -28,29 +31,36 @@ def blog(tmp_path_factory):
     root = tmp_path_factory.mktemp("blog")
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (root / "_posts").mkdir()
-    (root / "_posts" / "good.md").write_text(GOOD, encoding="utf-8")
+    region = "<!-- symtf:begin attention-pattern -->\n{}\n<!-- symtf:end attention-pattern -->\n"
+    fresh = region.format(fragment("attention-pattern"))
+    (root / "_posts" / "good.md").write_text(GOOD + "\n" + fresh, encoding="utf-8")
+    (root / "_posts" / "stale.md").write_text("# Old\n\n" + region.format("old text"), encoding="utf-8")
     (root / "_posts" / "bad.md").write_text(BAD, encoding="utf-8")
     (root / "notes.txt").write_text(BAD, encoding="utf-8")  # not a document type: the hook skips it
     subprocess.run(["git", "-C", str(root), "add", "."], check=True)
     return root
 
 
-def _try_repo(blog: Path, hook: str, *files: str) -> subprocess.CompletedProcess:
+def _try_repo(blog: Path, *files: str) -> subprocess.CompletedProcess:
+    """``pre-commit try-repo`` with every hook of this repository on ``files`` of the blog."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--files", *files],
+    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "--files", *files],
                           cwd=blog, env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.mark.slow  # each try-repo builds a virtualenv and installs symtf into it (1–2 min)
-def test_symtf_check_hook_fails_on_a_mistake_and_passes_without(blog):
-    bad = _try_repo(blog, "symtf-check", "_posts/bad.md", "notes.txt")
+def test_hooks_fail_on_a_mistake_and_a_stale_region_and_pass_without(blog):
+    """Both hooks of .pre-commit-hooks.yaml in one try-repo per outcome (one install each)."""
+    bad = _try_repo(blog, "_posts/bad.md", "_posts/stale.md", "notes.txt")
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "symtf check" in bad.stdout and "Failed" in bad.stdout
+    assert bad.stdout.count("Failed") == 2, bad.stdout
+    assert "- hook id: symtf-check" in bad.stdout and "- hook id: symtf-render-check" in bad.stdout
     assert "_posts/bad.md:6: MISMATCH: [definition]" in bad.stdout
-    assert "notes.txt" not in bad.stdout.split("Failed", 1)[1]
-    good = _try_repo(blog, "symtf-check", "_posts/good.md", "notes.txt")
+    assert "_posts/stale.md:3: region 'attention-pattern' is stale" in bad.stdout
+    assert "notes.txt" not in bad.stdout  # not a document type: no hook ran on it
+    good = _try_repo(blog, "_posts/good.md", "notes.txt")
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "Passed" in good.stdout
+    assert good.stdout.count("Passed") == 2, good.stdout
 
 
 def _docs_config() -> str:

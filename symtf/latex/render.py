@@ -7,6 +7,10 @@ A region is the lines between a begin and an end marker, each alone on its line:
     ...
     <!-- symtf:end full-one-layer -->
 
+In Quarto the markers are the same; MyST also takes ``% symtf:begin NAME`` (its comment syntax);
+LaTeX takes ``% symtf:begin NAME`` … ``% symtf:end NAME``, and its regions get LaTeX (a
+``tabular``, ``\[ … \]``, ``align*``: :mod:`symtf.latex.markdown_latex`).
+
 ``NAME`` is a table id (``symtf.latex.tables``), an equation id (``symtf.latex.equations``) or a
 worked-example id (``symtf.latex.example``). :func:`render_text` replaces each region's lines by
 the fragment and leaves every other byte alone, so rendering twice changes nothing. A marker inside
@@ -24,6 +28,16 @@ from ..errors import InputError
 
 BEGIN = re.compile(r"^\s*<!--\s*symtf:begin\s+(?P<name>\S+)\s*-->\s*$")
 END = re.compile(r"^\s*<!--\s*symtf:end\s+(?P<name>\S+)\s*-->\s*$")
+PERCENT_BEGIN = re.compile(r"^\s*%\s*symtf:begin\s+(?P<name>\S+)\s*$")
+PERCENT_END = re.compile(r"^\s*%\s*symtf:end\s+(?P<name>\S+)\s*$")
+#: The marker lines of each format, as (begin, end) pairs: an HTML comment in Markdown and Quarto,
+#: also a ``%`` comment in MyST, a ``%`` comment in LaTeX.
+MARKERS = {
+    "markdown": ((BEGIN, END),),
+    "quarto": ((BEGIN, END),),
+    "myst": ((BEGIN, END), (PERCENT_BEGIN, PERCENT_END)),
+    "latex": ((PERCENT_BEGIN, PERCENT_END),),
+}
 
 
 class RenderError(InputError):
@@ -103,19 +117,55 @@ def _code_lines(text: str) -> set[int]:
     return {i for t in tokens if t.type in ("fence", "code_block") and t.map for i in range(*t.map)}
 
 
+def _latex_code_lines(text: str) -> set[int]:
+    """The 0-based numbers of the lines inside ``verbatim``-like environments of a LaTeX file."""
+    from pylatexenc.latexwalker import LatexEnvironmentNode, LatexGroupNode, LatexMacroNode, LatexWalker
+
+    from ..sources.latex import SKIPPED_ENVIRONMENTS
+
+    walker = LatexWalker(text, tolerant_parsing=True)
+    lines: set[int] = set()
+    todo = list(walker.get_latex_nodes()[0])
+    while todo:
+        node = todo.pop()
+        if isinstance(node, LatexEnvironmentNode) and node.environmentname in SKIPPED_ENVIRONMENTS:
+            first = walker.pos_to_lineno_colno(node.pos)[0]
+            last = walker.pos_to_lineno_colno(node.pos + node.len)[0]
+            lines.update(range(first - 1, last))
+        elif isinstance(node, (LatexEnvironmentNode, LatexGroupNode)):
+            todo.extend(n for n in node.nodelist or [] if n is not None)
+        elif isinstance(node, LatexMacroNode) and node.nodeargd:
+            todo.extend(n for n in node.nodeargd.argnlist if n is not None)
+    return lines
+
+
+def _marker(line: str, syntaxes, which: int):
+    """The begin (``which`` 0) or end (1) marker match of ``line`` in any of the format's syntaxes."""
+    for pair in syntaxes:
+        found = pair[which].match(line)
+        if found:
+            return found
+    return None
+
+
 def _newline(line: str) -> str:
     return "\r\n" if line.endswith("\r\n") else "\n"
 
 
-def render_text(text: str, source: str = "<text>") -> Rendered:
+def render_text(text: str, source: str = "<text>", fmt: str = "markdown") -> Rendered:
     """``text`` with every marked region regenerated; raises ``RenderError`` (naming ``source`` and the line).
 
-    Each distinct region name is generated once, however many regions carry it.
+    ``fmt`` is the file's format (a key of :data:`MARKERS`): it says which lines are markers and, for
+    ``latex``, that the regions hold LaTeX. Each distinct region name is generated once, however many
+    regions carry it.
     """
+    if fmt not in MARKERS:
+        raise RenderError(f"{source}: symtf render writes Markdown, MyST, Quarto and LaTeX files, not {fmt}")
+    syntaxes = MARKERS[fmt]
     bom = _BOM if text.startswith(_BOM) else ""
     text = text[len(bom):]
     lines = _LINE.findall(text)
-    code = _code_lines(text)
+    code = _latex_code_lines(text) if fmt == "latex" else _code_lines(text)
     known = producers()
     made: dict[str, str] = {}
     out: list[str] = [bom]
@@ -123,7 +173,7 @@ def render_text(text: str, source: str = "<text>") -> Rendered:
     problems: list[str] = []
     open_name, open_line, body = None, 0, []
     for number, line in enumerate(lines, start=1):
-        begin, end = (None, None) if number - 1 in code else (BEGIN.match(line), END.match(line))
+        begin, end = (None, None) if number - 1 in code else (_marker(line, syntaxes, 0), _marker(line, syntaxes, 1))
         if begin:
             if open_name is not None:
                 problems.append(f"{source}:{number}: symtf:begin {begin['name']} inside region "
@@ -146,6 +196,10 @@ def render_text(text: str, source: str = "<text>") -> Rendered:
             if not problems:
                 if open_name not in made:
                     made[open_name] = fragment(open_name)
+                    if fmt == "latex":
+                        from .markdown_latex import markdown_to_latex
+
+                        made[open_name] = markdown_to_latex(made[open_name])
                 nl = _newline(lines[open_line - 1])
                 new = nl.join(made[open_name].split("\n")) + nl
             regions.append(Region(open_name, open_line, new != old))
@@ -157,8 +211,8 @@ def render_text(text: str, source: str = "<text>") -> Rendered:
         else:
             out.append(line)
     if open_name is not None:
-        problems.append(f"{source}:{open_line}: symtf:begin {open_name} is never closed (expected "
-                        f"<!-- symtf:end {open_name} -->)")
+        closing = f"% symtf:end {open_name}" if fmt == "latex" else f"<!-- symtf:end {open_name} -->"
+        problems.append(f"{source}:{open_line}: symtf:begin {open_name} is never closed (expected {closing})")
     if problems:
         raise RenderError("; ".join(problems))
     return Rendered("".join(out), tuple(regions))

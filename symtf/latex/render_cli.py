@@ -1,37 +1,49 @@
-"""``symtf render POST.md [--check]``: regenerate the marked regions of a post in place."""
+"""``symtf render FILE... [--check]``: regenerate the marked regions of documents in place.
+
+Markdown and Quarto mark a region with ``<!-- symtf:begin NAME -->`` … ``<!-- symtf:end NAME -->``,
+MyST also with ``% symtf:begin NAME``, LaTeX with ``% symtf:begin NAME`` … ``% symtf:end NAME``.
+Exit codes: 0 all regions up to date (or written), 1 a stale region with ``--check``, 2 a file that
+could not be read or has malformed markers (nothing is written to it; the other files are still done).
+"""
 from __future__ import annotations
 
 import argparse
 import sys
 
-HELP = "regenerate the <!-- symtf:begin NAME --> ... <!-- symtf:end NAME --> regions of a Markdown post"
+HELP = ("regenerate the symtf:begin NAME ... symtf:end NAME regions of Markdown, MyST, Quarto and LaTeX "
+        "documents")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("post", metavar="POST.md", help="the Markdown file to update in place")
+    parser.add_argument("posts", nargs="+", metavar="FILE",
+                        help="a document to update in place (.md, .qmd, .tex; any other file is read as Markdown)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a region is stale (for a blog's CI)")
 
 
-def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+def _render_one(path, check: bool) -> int:
     from ..errors import InputError
+    from ..inputs import check_text_input
     from ..io import write_atomic
+    from ..sources import format_for
     from .render import render_text
 
-    path = Path(args.post)
+    check_text_input(path)  # missing, a directory, not a file, too large: one line naming the file
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"\x00" in raw[:8192]:
+        raise InputError(f"{path}: a binary file, not text")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path} is not UTF-8 text: {exc}") from None
-    rendered = render_text(text, source=str(path))
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    if not text.strip():
+        raise InputError(f"{path}: empty file")
+    rendered = render_text(text, source=str(path), fmt=format_for(path, text) or "markdown")
     stale = rendered.stale
-    if args.check:
+    if check:
         for region in stale:
             print(f"{path}:{region.line}: region {region.name!r} is stale; run `symtf render {path}`")
         if not stale:
@@ -41,3 +53,20 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(path, rendered.text)
     print(f"{path}: {len(rendered.regions)} region(s), {len(stale)} updated", file=sys.stdout)
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..errors import SymtfError
+
+    if len(args.posts) == 1:  # one file: its error is the command's (one line, exit 2)
+        return _render_one(Path(args.posts[0]), args.check)
+    codes = []
+    for name in args.posts:
+        try:
+            codes.append(_render_one(Path(name), args.check))
+        except (SymtfError, OSError) as exc:
+            print(f"symtf render: error: {exc}", file=sys.stderr)
+            codes.append(2)
+    return max(codes)
