@@ -74,3 +74,11 @@ def test_each_finding_is_on_a_line_of_its_fragment(name):
 def test_notebook_fragments_name_their_cell():
     frags, _ = extract(_source("notebook.ipynb"))
     assert [f.where for f in frags[:5]] == ["cell 1, line 5"] * 3 + ["cell 1, line 6", "cell 3, line 2"]
+
+
+def test_report_reads_a_post_in_its_own_format():
+    from symtf.report.run import check_post, read_post
+
+    post = read_post(FIXTURES / "paper.tex")
+    assert post.fmt == "latex"
+    assert check_post(post)["summary"] == check_post(read_post(FIXTURES / "post.md"))["summary"]

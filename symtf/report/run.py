@@ -40,10 +40,13 @@ def _timed(seconds: dict, key: str) -> Iterator[None]:
 
 
 def read_post(path: str | Path) -> str:
-    """The text of a post; unreadable input raises :class:`symtf.errors.InputError` naming the file."""
+    """The text of a post, tagged with its format (a :class:`symtf.sources.Source`: a ``.tex`` or
+    ``.ipynb`` post is read as such); unreadable input raises :class:`symtf.errors.InputError` naming the file."""
     from symtf.inputs import read_text_input
+    from symtf.sources import Source, format_for
 
-    return read_text_input(path)
+    text = read_text_input(path)
+    return Source(text, format_for(path, text) or "markdown", str(path))
 
 
 def check_post(text: str) -> dict:
