@@ -8,7 +8,7 @@ import pytest
 
 from symtf.report.run import EXAMPLE_POST, check_post, status, summary_lines, to_text
 
-from .report_run import main_job
+from .report_run import main_job, run_main_job
 
 # The example post's deliberate mistakes, each a different kind, with the form the model gives.
 # (fragment as written in the post, checker rule, expected form, the fix that makes it right)
@@ -109,6 +109,22 @@ def test_out_dir_has_every_page_and_the_json():
     assert json.loads((job.out / "report.json").read_text())["tables"] == job.report["tables"]
     check = (job.out / "check.md").read_text()
     assert check.count("| mismatch |") == len(MISTAKES)
+
+
+@pytest.mark.slow
+def test_a_second_run_changes_no_file_and_prints_the_same_json():
+    job = main_job()
+
+    def snapshot():
+        return {p.relative_to(job.out): (p.read_bytes(), p.stat().st_mtime_ns)
+                for p in sorted(job.out.rglob("*")) if p.is_file()}
+
+    before = snapshot()
+    again = run_main_job(job.out)
+    assert again.returncode == job.returncode
+    assert again.stdout == job.stdout  # no timing field: identical bytes
+    assert snapshot() == before  # every file the same bytes, none even rewritten
+    assert "seconds" not in job.report and all("seconds" not in r for r in job.report["claims"]["claims"])
 
 
 def test_text_output_ends_with_a_short_summary():

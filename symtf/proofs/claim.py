@@ -130,3 +130,9 @@ class Claim:
             "counterexample": _jsonable(result.counterexample),
             "details": _jsonable(result.details),
         }
+
+
+def without_timings(record: dict) -> dict:
+    """A claim's JSON record less its wall time (``seconds``): what stays the same from run to run,
+    so a report kept in git changes only when a result does (``--timings`` keeps the time)."""
+    return {k: v for k, v in record.items() if k != "seconds"}

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 
 from symtf.check.checker import check_text
 from symtf.check.report import summary
+from symtf.proofs.claim import without_timings as claim_without_timings
 from symtf.proofs.registry import CLAIMS
 
 from .progress import Progress, RichProgress
@@ -132,6 +133,15 @@ def build_report(post: str | Path | None = None, progress: Progress | None = Non
             "status": status(post_part, claims_part)}
 
 
+def without_timings(report: dict) -> dict:
+    """``report`` less every wall time (its ``seconds`` and each claim's): the part that is the same
+    from run to run, for ``--format json`` and ``--out`` unless ``--timings`` asks for the times."""
+    out = {k: v for k, v in report.items() if k != "seconds"}
+    if "claims" in report.get("claims", {}):
+        out["claims"] = {**report["claims"], "claims": [claim_without_timings(r) for r in report["claims"]["claims"]]}
+    return out
+
+
 def status(post_part: dict, claims_part: dict) -> dict:
     """What the exit code rests on: mismatches in a user's post, claims not as expected, gaps."""
     problems = []
@@ -191,8 +201,9 @@ def to_text(report: dict, tables: bool = True) -> str:
             numeric = "-" if not check else ("ok" if check["passed"] else "FAILED")
             expected = "" if r.get("as_expected") else f"   NOT AS EXPECTED (expected {r.get('expected')})"
             note = " (expected)" if r["result"] == "refuted" and r.get("as_expected") else ""
+            took = f"{r['seconds']:>6.2f} s" if "seconds" in r else f"{'-':>8}"
             lines.append(f"  {r['id']:<{width}}  {r['result'] + note:<18} {r['method'] or '-':<9} "
-                         f"{r['seconds']:>6.2f} s  numeric {numeric}{expected}")
+                         f"{took}  numeric {numeric}{expected}")
             if r["result"] != "proved" and r.get("reason"):
                 lines.append(f"  {'':<{width}}  {_fragment(r['reason'], 90)}")
     lines.append("")
@@ -220,8 +231,8 @@ def summary_lines(report: dict) -> list[str]:
                    f"({s['proved']} proved, {s['refuted']} refuted, {s['unknown']} unknown)")
     rows = sum(len(t["rows"]) for t in report["tables"])
     out.append(f"  tables: {len(report['tables'])} tables, {rows} rows, generated from the model")
-    secs = report["seconds"]
-    out.append("  time: " + ", ".join(f"{k} {v:.1f} s" for k, v in secs.items()))
+    if "seconds" in report:  # a report read back from JSON written without --timings has none
+        out.append("  time: " + ", ".join(f"{k} {v:.1f} s" for k, v in report["seconds"].items()))
     st = report["status"]
     out.append("  status: ok" if st["ok"] else "  status: needs attention: " + "; ".join(st["problems"]))
     return out
