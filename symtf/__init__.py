@@ -1,40 +1,39 @@
-"""symtf: symbolic derivation and checking for the math of GPT-style Transformers."""
+"""symtf: symbolic derivation and checking for the math of GPT-style Transformers.
 
-from symtf.dims import (
-    CONFIGS,
-    LATEX,
-    SIZES,
-    Config,
-    H,
-    check_config,
-    d_head,
-    d_mlp,
-    d_model,
-    n,
-    n_ctx,
-    n_layers,
-    n_vocab,
-    param_breakdown,
-    param_count_formula,
-)
-from symtf.errors import InputError, PrintingError, ShapeError, SymtfError, UnknownSymbolError
-from symtf.latex.printer import latex, latex_shape
-from symtf.latex.tables import render_tables
-from symtf.model import Convention, Heads, Kind, Model, Nonlinearity, Variant, build, to_row
-from symtf.ops import (
-    GELU, CausalSoftmax, GELUTanh, HeadConcat, HeadMatrixSymbol, HeadSum, LayerNorm, ReLU, Softmax,
-)
-from symtf.shapes import Verdict, check_expr, check_model
+The public names below are re-exported lazily (PEP 562): ``import symtf.dims`` loads the sizes and
+nothing else; the LaTeX printer loads on first use. ``symtf.latex`` is the subpackage, so the
+printer's function is ``symtf.latex.latex`` (a top-level ``latex`` would be shadowed by it).
+"""
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "__version__",
-    "CONFIGS", "LATEX", "SIZES", "Config", "H", "check_config", "d_head", "d_mlp", "d_model", "n", "n_ctx",
-    "n_layers", "n_vocab", "param_breakdown", "param_count_formula",
-    "InputError", "PrintingError", "ShapeError", "SymtfError", "UnknownSymbolError",
-    "latex", "latex_shape", "render_tables",
-    "Convention", "Heads", "Kind", "Model", "Nonlinearity", "Variant", "build", "to_row",
-    "GELU", "CausalSoftmax", "GELUTanh", "HeadConcat", "HeadMatrixSymbol", "HeadSum", "LayerNorm", "ReLU", "Softmax",
-    "Verdict", "check_expr", "check_model",
-]
+#: Each public name and the module that defines it.
+_EXPORTS = {
+    **dict.fromkeys(("CONFIGS", "LATEX", "SIZES", "Config", "H", "check_config", "d_head", "d_mlp", "d_model", "n",
+                     "n_ctx", "n_layers", "n_vocab", "param_breakdown", "param_count_formula"), "symtf.dims"),
+    **dict.fromkeys(("InputError", "PrintingError", "ShapeError", "SymtfError", "UnknownSymbolError"), "symtf.errors"),
+    "latex_shape": "symtf.latex.printer",
+    "render_tables": "symtf.latex.tables",
+    **dict.fromkeys(("Convention", "Heads", "Kind", "Model", "Nonlinearity", "Variant", "build", "to_row"),
+                    "symtf.model"),
+    **dict.fromkeys(("GELU", "CausalSoftmax", "GELUTanh", "HeadConcat", "HeadMatrixSymbol", "HeadSum", "LayerNorm",
+                     "ReLU", "Softmax"), "symtf.ops"),
+    **dict.fromkeys(("Verdict", "check_expr", "check_model"), "symtf.shapes"),
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'symtf' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

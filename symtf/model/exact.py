@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 import random
 
-from sympy import Float, ImmutableMatrix, Integer, Matrix, Rational, S, Symbol, sympify, zeros
+from sympy import Float, ImmutableMatrix, Integer, Matrix, S, Symbol, sympify, zeros
 from sympy.core.parameters import evaluate as _evaluation
 from sympy.matrices.expressions.matadd import MatAdd
 from sympy.matrices.expressions.matexpr import MatrixExpr, MatrixSymbol
@@ -203,9 +203,3 @@ def _int(value, what) -> int:
     if not value.is_Integer:
         raise ValueError(f"{what} must be a number to write a matrix out, got {value}")
     return int(value)
-
-
-def rational_matrix(rng, rows: int, cols: int, denominator: int = 4, spread: int = 4) -> ImmutableMatrix:
-    """A random matrix of small rationals $k / \\text{denominator}$, $|k| \\le \\text{spread}$ (for exact tests)."""
-    return ImmutableMatrix(rows, cols, [Rational(int(rng.integers(-spread, spread + 1)), denominator)
-                                        for _ in range(rows * cols)])

@@ -53,13 +53,3 @@ class GELUTanh(Elementwise):
     @staticmethod
     def scalar(x):
         return x / 2 * (1 + tanh(sqrt(2 / pi) * (x + Rational(44715, 1000000) * x**3)))
-
-
-def relu(X):
-    r"""$\text{ReLU}(X)$ entry by entry."""
-    return ReLU(X)
-
-
-def gelu(X, approximate: bool = False):
-    r"""$\text{GELU}(X)$ entry by entry; ``approximate=True`` gives GPT-2's tanh form."""
-    return GELUTanh(X) if approximate else GELU(X)

@@ -82,13 +82,3 @@ class HeadConcat(Op):
 
     def _eval_transpose(self):
         return HeadConcat(self.block.T, self.head, self.count, 1 - self.axis)
-
-
-def head_sum(term, head, count):
-    r"""$\sum_{h=1}^{H}$ of a generic-head expression."""
-    return HeadSum(term, head, count)
-
-
-def head_concat(block, head, count, axis):
-    r"""Blocks of a generic-head matrix, side by side (axis 1) or stacked (axis 0)."""
-    return HeadConcat(block, head, count, axis)

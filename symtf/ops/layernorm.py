@@ -53,8 +53,3 @@ class LayerNorm(TokenwiseOp):
 
     def _eval_transpose(self):
         return LayerNorm(self.X.T, self.gamma, self.beta, self.eps, 1 - self.axis)
-
-
-def layernorm(X, gamma, beta, eps=0, axis=0):
-    r"""$\text{LayerNorm}(X)$ with scale $\gamma$ and shift $\beta$, one token per column by default."""
-    return LayerNorm(X, gamma, beta, eps, axis)

@@ -83,13 +83,3 @@ class CausalSoftmax(SquareOp):
         total = sum_over(lambda k: exp(X._entry(i, k, **kwargs)), i + 1)
         value = exp(X._entry(i, j, **kwargs)) / total
         return value if known else Piecewise((value, j <= i), (S.Zero, True))
-
-
-def softmax(X, axis=0):
-    r"""$\text{softmax}(X)$ along ``axis`` (0: each column, the post's default for vectors)."""
-    return Softmax(X, axis)
-
-
-def causal_softmax(S_):
-    r"""$\text{softmax}^*(S)$, the post's masked row-wise softmax."""
-    return CausalSoftmax(S_)

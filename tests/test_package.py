@@ -1,0 +1,21 @@
+"""The package's top level: lazy re-exports, so ``import symtf.dims`` stays light."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_dims_imports_without_the_latex_printer_or_the_model():
+    code = ("import sys, symtf.dims\n"
+            "print(sorted(m for m in sys.modules if m.startswith('symtf')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['symtf', 'symtf.dims']"
+
+
+def test_every_public_name_resolves():
+    import symtf
+    import symtf.latex.tables  # the subpackage does not hide a public name
+
+    for name in symtf.__all__:
+        assert getattr(symtf, name) is not None, name
+    assert symtf.Variant is symtf.model.Variant and symtf.latex.latex(symtf.d_model) == r"d_\text{model}"
