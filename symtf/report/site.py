@@ -3,7 +3,8 @@
 - ``on_config``: adds "GPT-2 differences" to the navigation when docs/gpt2-differences.md exists.
 - ``on_files``: adds the pages of :mod:`symtf.report.pages`, generated from a report, the page of
   :mod:`symtf.report.text_page` (the post's example on a random checkpoint written then), and KaTeX's
-  dist files (from the npm package in tests/js/node_modules/katex, no CDN) under assets/katex/.
+  dist files (fetched from the npm registry at build time by :mod:`symtf.report.katex`, no CDN)
+  under assets/katex/.
 
 The report is read from the JSON file named by ``SYMTF_REPORT_JSON`` (what ``symtf report --out
 DIR`` writes as DIR/report.json) when it is set, and built afresh otherwise.
@@ -17,17 +18,15 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[2]
-KATEX_DIST = ROOT / "tests" / "js" / "node_modules" / "katex" / "dist"
-KATEX_FILES = ("katex.min.js", "katex.min.css")
-
+from symtf.report.katex import FILES as KATEX_FILES
 
 def katex_dist() -> Path:
-    override = os.environ.get("SYMTF_KATEX_DIST")
-    dist = Path(override) if override else KATEX_DIST
-    if not (dist / "katex.min.js").is_file():
-        raise PluginError(f"KaTeX not found at {dist}: run `npm ci` in tests/js (the site vendors it, no CDN)")
-    return dist
+    from symtf.report.katex import KatexError, katex_dist as find
+
+    try:
+        return find()
+    except KatexError as exc:
+        raise PluginError(str(exc)) from None
 
 
 def load_report() -> dict:
