@@ -36,6 +36,14 @@ class FileReport:
     where: dict[int, str] = field(default_factory=dict)
 
 
+def _problems(reports: list[FileReport]):
+    """``(report, finding, level)`` for each finding that is a problem (a level of :data:`LEVELS`)."""
+    for report in reports:
+        for f in report.findings:
+            if f.status in LEVELS:
+                yield report, f, LEVELS[f.status]
+
+
 def _text(finding, where: str = "") -> str:
     parts = [finding.message.rstrip(".") + "."]
     diagnosis = getattr(finding, "diagnosis", None)
@@ -62,27 +70,23 @@ def to_sarif(reports: list[FileReport], version: str) -> str:
     """One SARIF 2.1.0 log with one run of symtf: a result per problem finding."""
     rule_ids: list[str] = []
     results = []
-    for report in reports:
-        for f in report.findings:
-            level = LEVELS.get(f.status)
-            if level is None:
-                continue
-            if f.rule not in rule_ids:
-                rule_ids.append(f.rule)
-            where = report.where.get(f.line, "")
-            props = {"status": f.status, "latex": f.latex, "kind": getattr(f, "kind", None),
-                     "expected": f.expected, "diagnosis": getattr(f, "diagnosis", None), "where": where or None}
-            results.append({
-                "ruleId": f.rule,
-                "ruleIndex": rule_ids.index(f.rule),
-                "level": level,
-                "message": {"text": _text(f, where)},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": _uri(report.path)},
-                    "region": {"startLine": max(1, int(f.line))},
-                }}],
-                "properties": {k: v for k, v in props.items() if v is not None},
-            })
+    for report, f, level in _problems(reports):
+        if f.rule not in rule_ids:
+            rule_ids.append(f.rule)
+        where = report.where.get(f.line, "")
+        props = {"status": f.status, "latex": f.latex, "kind": getattr(f, "kind", None),
+                 "expected": f.expected, "diagnosis": getattr(f, "diagnosis", None), "where": where or None}
+        results.append({
+            "ruleId": f.rule,
+            "ruleIndex": rule_ids.index(f.rule),
+            "level": level,
+            "message": {"text": _text(f, where)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(report.path)},
+                "region": {"startLine": max(1, int(f.line))},
+            }}],
+            "properties": {k: v for k, v in props.items() if v is not None},
+        })
     rules = [{"id": r, "name": r, "shortDescription": {"text": RULES.get(r, r)}} for r in rule_ids]
     log = {
         "$schema": SARIF_SCHEMA,
@@ -110,10 +114,7 @@ def to_github(reports: list[FileReport]) -> str:
 
     lines = []
     for report in reports:
-        for f in report.findings:
-            level = LEVELS.get(f.status)
-            if level is None:
-                continue
+        for _, f, level in _problems([report]):
             title = f"symtf {f.status} [{f.rule}]"
             lines.append(f"::{_GITHUB[level]} file={_escape(report.path, True)},line={max(1, int(f.line))},"
                          f"title={_escape(title, True)}::{_escape(_text(f, report.where.get(f.line, '')))}")

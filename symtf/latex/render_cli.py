@@ -22,25 +22,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _render_one(path, check: bool) -> int:
-    from ..errors import InputError
-    from ..inputs import check_text_input
+    from ..inputs import read_text_input
     from ..io import write_atomic
     from ..sources import format_for
     from .render import render_text
 
-    check_text_input(path)  # missing, a directory, not a file, too large: one line naming the file
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if b"\x00" in raw[:8192]:
-        raise InputError(f"{path}: a binary file, not text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-    if not text.strip():
-        raise InputError(f"{path}: empty file")
+    text = read_text_input(path)  # missing, a directory, binary, not UTF-8, empty: one line naming the file
     rendered = render_text(text, source=str(path), fmt=format_for(path, text) or "markdown")
     stale = rendered.stale
     if check:

@@ -18,7 +18,8 @@ from mdit_py_plugins.amsmath import amsmath_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from .fragments import Reading, unwrap
+from .fragments import Reading, Table, unwrap
+from .html import read_html
 from .mdplugins import brackets_plugin, shortcodes_plugin
 
 _MATH_INLINE = ("math_inline", "math_inline_double", "math_single")
@@ -91,7 +92,7 @@ class MarkdownReader:
                 reading.heading(int(tok.tag[1]), _plain(tokens[i + 1]))
             elif kind == "table_open":
                 reading.end_block()
-                reading.tables.append(_table(line))
+                reading.tables.append(Table(line, []))
             elif kind == "thead_open":
                 in_head = True
             elif kind == "tbody_open":
@@ -116,8 +117,6 @@ class MarkdownReader:
             elif kind in ("fence", "colon_fence") and self.dialect.fence is not None:
                 self.dialect.fence(self, tok, line, reading)
             elif kind == "html_block":
-                from .html import read_html
-
                 reading.start_block()
                 read_html(tok.content, self, reading, line)
                 reading.end_block()
@@ -171,12 +170,6 @@ def _plain(inline: Token) -> str:
         elif child.type in _MATH_INLINE:
             words.append(f"${child.content}$")
     return "".join(words).strip()
-
-
-def _table(line: int):
-    from .fragments import Table
-
-    return Table(line, [])
 
 
 def read_markdown(source: str) -> Reading:
