@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from symtf.check.checker import check_text
@@ -74,9 +74,22 @@ def fragments(draw) -> str:
     return text
 
 
-def _document(frags: list[str]) -> str:
-    """The fragments as display math, one paragraph each, between lines of prose."""
+def _document(frags: list[str], layout: str = "paragraphs") -> str:
+    """The fragments as display math in paragraphs, inline in one sentence, or in a table's Shape cells."""
+    if layout == "inline":
+        return "# Fuzz\n\nWe have " + " where ".join(f"${frag}$" for frag in frags) + ".\n"
+    if layout == "table":
+        rows = "".join(f"| r{i} | $$W_Q$$ | $${frag}$$ |\n" for i, frag in enumerate(frags))
+        return "# Fuzz\n\n| Name | Expression | Shape |\n|---|---|---|\n" + rows
     return "# Fuzz\n\n" + "".join(f"Some prose.\n\n$${frag}$$\n\n" for frag in frags)
+
+
+def _continuation_row(latex: str) -> bool:
+    """Whether the first statement of ``latex`` parses as an ``&=`` row (no left side)."""
+    try:
+        return parse(statements(latex)[0].text)[1][0] is None
+    except (ParseError, IndexError):
+        return False
 
 
 FUZZ = settings(derandomize=True, database=None, deadline=None, print_blob=True,
@@ -104,12 +117,18 @@ def parse_fuzz(examples: int):
 def check_fuzz(examples: int):
     """A test: every fragment of a document gets a finding of its own; no exception escapes; no catch-all."""
     @settings(FUZZ, max_examples=examples)
-    @given(st.lists(fragments(), min_size=1, max_size=4))
-    def test(frags):
-        doc = _document(frags)
+    @given(st.lists(fragments(), min_size=1, max_size=4), st.sampled_from(["paragraphs", "inline", "table"]))
+    def test(frags, layout):
+        if layout == "table":  # a known bug, held by test_a_continuation_row_in_a_shape_cell_is_unparsed
+            assume(not any(_continuation_row(frag) for frag in frags))
+        doc = _document(frags, layout)
         note(f"document: {doc!r}")
         findings = check_text(doc)
-        for frag in extract(doc)[0]:
+        frags = extract(doc)[0]
+        tagged = {getattr(f, "fragment", -1) for f in findings}
+        for k, frag in enumerate(frags):
+            if findings and min(tagged) >= 0:  # findings name their fragment: each one has its own
+                assert k in tagged, f"no finding for fragment {k} (line {frag.line}): {frag.latex!r}"
             last = frag.line + frag.latex.count("\n") + 1
             assert any(frag.line <= f.line <= last for f in findings), \
                 f"no finding for line {frag.line}: {frag.latex!r}"
