@@ -1,45 +1,74 @@
-"""Speed of symtf's compiled one-layer forward pass at GPT-2 Small sizes, against baselines run in the same process.
+"""Speed and memory of symtf's compiled forward pass at GPT-2 Small sizes, against baselines in the same process.
 
-    python benchmarks/forward.py [--repeats 5] [--n 128 1024] [--vocab 50257]
+    python benchmarks/forward.py [--layers 12] [--n 128 1024] [--repeats 3] [--vocab 50257] [--dtype float32]
 
-Three implementations compute the same activations of the ``gpt2`` variant (embedding, LayerNorms,
-12 heads with biases, GELU-tanh MLP, final LayerNorm, tied unembedding, softmax), float32:
+One random GPT-2 (HF ``GPT2LMHeadModel`` from a config, nothing downloaded) is saved with
+``save_pretrained`` and read back with ``symtf.numeric.checkpoint.load_checkpoint``; then, on the CPU,
+every implementation computes the same forward pass (embedding, L blocks, final LayerNorm, tied
+unembedding, softmax) on the same tokens:
 
-- symtf: ``compile_forward("gpt2", float32)``, every row lambdified from the model (both head modes);
-- numpy: a hand-written column-vector forward pass (fused QKV projection, per-head attention);
-- torch: the same written with torch CPU ops (row-vector layout, batched heads).
+- symtf numpy: ``compile_forward(variant, backend="numpy")``, every row lambdified from the model;
+- symtf torch: the same rows printed with the torch printer (``backend="torch"``);
+- HF eager and HF SDPA: ``GPT2LMHeadModel`` with ``attn_implementation`` "eager" and "sdpa";
+- numpy (hand-written): the post's column-vector forward pass written directly.
 
-Printed: the median wall time of each, symtf's ratio to each baseline, the matrix-multiply
-throughput each achieves (GFLOP/s, counting only the products) against this machine's float32
-GEMM (2048 x 2048 x 2048, timed in the same round-robin), and symtf's compile time.
+Times are medians of round-robin runs after one warm-up (a change of machine load hits all alike),
+with ratios to HF eager. Peak memory is the largest rise of the process's resident set during one
+call above its size just before (sampled every 0.5 ms by a thread; freed-and-reused memory is not
+counted twice), with its ratio to HF eager's. With CUDA available, symtf torch and HF (eager, SDPA)
+are also timed on the GPU in float32 and bfloat16 (``torch.cuda.synchronize`` around each call);
+without CUDA that part prints that it is skipped.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
+import tempfile
+import threading
 import time
 
 import numpy as np
 
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
 D_MODEL, H, D_HEAD, D_MLP, N_CTX = 768, 12, 64, 3072, 1024
 EPS = 1e-5
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def median_time(fn, repeats: int) -> float:
-    fn()  # warm up (page in the weights, first-call allocations)
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+def rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * _PAGE
+
+
+def peak_rise(fn) -> int:
+    """Bytes the resident set rose above its starting size at its highest during ``fn()``."""
+    start = rss()
+    peak = [start]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss())
+            time.sleep(0.0005)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    try:
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    finally:
+        done.set()
+        thread.join()
+    return max(peak[0], rss()) - start
 
 
 def interleaved_medians(fns: dict, repeats: int) -> dict[str, float]:
-    """Median time of each function, run round-robin so that a change in machine load hits all alike."""
+    """Median time of each function, run round-robin after one warm-up each."""
     for fn in fns.values():
-        fn()  # warm up
+        fn()
     times = {name: [] for name in fns}
     for _ in range(repeats):
         for name, fn in fns.items():
@@ -49,30 +78,11 @@ def interleaved_medians(fns: dict, repeats: int) -> dict[str, float]:
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def sgemm_operands():
-    rng = np.random.default_rng(0)
-    a = rng.standard_normal((2048, 2048)).astype(np.float32)
-    b = rng.standard_normal((2048, 2048)).astype(np.float32)
-    return lambda: a @ b
-
-
-SGEMM_FLOPS = 2 * 2048**3
-
-
-def matmul_flops(n: int, vocab: int) -> int:
-    qkv = 3 * 2 * D_MODEL * D_MODEL * n
-    attention = 2 * (2 * H * n * n * D_HEAD)  # q^T k and v A^T
-    out = 2 * D_MODEL * D_MODEL * n
-    mlp = 2 * (2 * D_MLP * D_MODEL * n)
-    unembed = 2 * vocab * D_MODEL * n
-    return qkv + attention + out + mlp + unembed
-
-
 # --------------------------------------------------------------------------- hand-written numpy
 
 
-def numpy_forward(w, tokens):
-    """The post's column-vector forward pass, written directly in numpy (float32 in, float32 out)."""
+def numpy_forward(w, tokens, layers):
+    """The post's column-vector forward pass of L GPT-2 blocks, written directly in numpy."""
     n = len(tokens)
 
     def layernorm(x, g, b):
@@ -81,80 +91,61 @@ def numpy_forward(w, tokens):
         var = (xc * xc).mean(axis=0, keepdims=True)
         return xc / np.sqrt(var + EPS) * g[:, None] + b[:, None]
 
-    def softmax0(x):
-        e = np.exp(x - x.max(axis=0, keepdims=True))
-        return e / e.sum(axis=0, keepdims=True)
-
-    x0 = w["W_E"][:, tokens] + w["W_pos"][:, :n]  # (d_model, n)
-    x0_ln = layernorm(x0, w["ln1_g"], w["ln1_b"])
-    W_qkv = np.concatenate([w["W_Q"], w["W_K"], w["W_V"]]).reshape(3 * H * D_HEAD, D_MODEL)
-    b_qkv = np.concatenate([w["b_Q"], w["b_K"], w["b_V"]]).reshape(-1, 1)
-    qkv = (W_qkv @ x0_ln + b_qkv).reshape(3, H, D_HEAD, n)
-    q, k, v = qkv[0], qkv[1], qkv[2]  # (H, d_head, n)
     mask = np.triu(np.ones((n, n), dtype=bool), 1)
-    scale = 1.0 / math.sqrt(D_HEAD)
-    S = np.empty((H, n, n), np.float32)
-    A = np.empty((H, n, n), np.float32)
-    r = np.empty((H, D_HEAD, n), np.float32)
-    o = np.empty((H, D_MODEL, n), np.float32)
-    for c in range(H):
-        S[c] = (q[c].T @ k[c]) * scale
-        s = np.where(mask, -np.inf, S[c])
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        A[c] = e / e.sum(axis=1, keepdims=True)
-        r[c] = v[c] @ A[c].T
-        o[c] = w["W_O"][c] @ r[c]
-    x1 = x0 + o.sum(axis=0) + w["b_O"][:, None]
-    x1_ln = layernorm(x1, w["ln2_g"], w["ln2_b"])
-    pre = w["W_1"] @ x1_ln + w["b_1"][:, None]
-    z = 0.5 * pre * (1.0 + np.tanh(math.sqrt(2 / math.pi) * (pre + 0.044715 * pre**3)))
-    m = w["W_2"] @ z + w["b_2"][:, None]
-    x2 = x1 + m
-    x2_ln = layernorm(x2, w["lnf_g"], w["lnf_b"])
-    logits = w["W_E"].T @ x2_ln
-    return {"embed": x0, "ln1": x0_ln, "q": q, "k": k, "v": v, "scores": S, "pattern": A, "result": r,
-            "head_out": o, "resid_mid": x1, "ln2": x1_ln, "mlp_hidden": z, "mlp_out": m, "resid_post": x2,
-            "lnf": x2_ln, "logits": logits, "probs": softmax0(logits)}
+    scale = np.float32(1.0 / math.sqrt(D_HEAD))
+    x = w["W_E"][:, tokens] + w["W_pos"][:, :n]  # (d_model, n)
+    for l in range(layers):
+        x_ln = layernorm(x, w["ln1_g"][l], w["ln1_b"][l])
+        W_qkv = np.concatenate([w["W_Q"][l], w["W_K"][l], w["W_V"][l]]).reshape(3 * H * D_HEAD, D_MODEL)
+        b_qkv = np.concatenate([w["b_Q"][l], w["b_K"][l], w["b_V"][l]]).reshape(-1, 1)
+        qkv = (W_qkv @ x_ln + b_qkv).reshape(3, H, D_HEAD, n)
+        attn = np.zeros((D_MODEL, n), x.dtype)
+        for c in range(H):
+            s = np.where(mask, -np.inf, (qkv[0, c].T @ qkv[1, c]) * scale)  # (n, n)
+            e = np.exp(s - s.max(axis=1, keepdims=True))
+            a = e / e.sum(axis=1, keepdims=True)
+            attn += w["W_O"][l][c] @ (qkv[2, c] @ a.T)
+        x = x + attn + w["b_O"][l][:, None]
+        pre = w["W_1"][l] @ layernorm(x, w["ln2_g"][l], w["ln2_b"][l]) + w["b_1"][l][:, None]
+        z = 0.5 * pre * (1.0 + np.tanh(np.float32(math.sqrt(2 / math.pi)) * (pre + np.float32(0.044715) * pre**3)))
+        x = x + w["W_2"][l] @ z + w["b_2"][l][:, None]
+    logits = w["W_E"].T @ layernorm(x, w["lnf_g"], w["lnf_b"])
+    e = np.exp(logits - logits.max(axis=0, keepdims=True))
+    return logits, e / e.sum(axis=0, keepdims=True)
 
 
-# --------------------------------------------------------------------------- torch
+# --------------------------------------------------------------------------- setup
 
 
-def torch_forward_factory(w):
+def hf_models(layers: int, vocab: int, path: str):
+    """HF GPT-2 Small with ``layers`` blocks, eager and SDPA (same weights), float32, saved to ``path``."""
     import torch
-    import torch.nn.functional as F
+    from transformers import GPT2Config, GPT2LMHeadModel
 
-    t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
-    W_E_row = t["W_E"].T.contiguous()  # (vocab, d_model), as nn.Embedding stores it
-    W_pos_row = t["W_pos"].T.contiguous()
-    W_qkv = torch.cat([t["W_Q"], t["W_K"], t["W_V"]]).reshape(3 * D_MODEL, D_MODEL)  # nn.Linear layout (out, in)
-    b_qkv = torch.cat([t["b_Q"], t["b_K"], t["b_V"]]).reshape(-1)
-    W_O = t["W_O"].permute(1, 0, 2).reshape(D_MODEL, H * D_HEAD)  # (out, in)
+    config = GPT2Config(vocab_size=vocab, n_positions=N_CTX, n_embd=D_MODEL, n_head=H, n_inner=D_MLP, n_layer=layers,
+                        activation_function="gelu_new", resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+                        bos_token_id=0, eos_token_id=0, attn_implementation="eager")
+    torch.manual_seed(0)
+    eager = GPT2LMHeadModel(config).eval()
+    with torch.no_grad():  # GPT-2's init leaves biases 0 and LayerNorm 1: make every parameter count
+        for name, p in eager.named_parameters():
+            if name.endswith("bias") or ".ln_" in name:
+                p.normal_(0.0, 0.02)
+            if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
+                p.add_(1.0)
+    eager.save_pretrained(path)
+    sdpa = GPT2LMHeadModel.from_pretrained(path, attn_implementation="sdpa").eval()
+    return eager, sdpa
+
+
+def hf_call(model, device="cpu"):
+    import torch
 
     @torch.inference_mode()
-    def forward(tokens):
-        n = len(tokens)
-        ids = torch.as_tensor(tokens)
-        x0 = W_E_row[ids] + W_pos_row[:n]  # (n, d_model)
-        x0_ln = F.layer_norm(x0, (D_MODEL,), t["ln1_g"], t["ln1_b"], EPS)
-        qkv = F.linear(x0_ln, W_qkv, b_qkv).view(n, 3, H, D_HEAD).permute(1, 2, 0, 3)  # (3, H, n, d_head)
-        q, k, v = qkv[0], qkv[1], qkv[2]
-        S = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(D_HEAD))
-        mask = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
-        A = torch.softmax(S.masked_fill(mask, float("-inf")), dim=-1)
-        r = A @ v  # (H, n, d_head)
-        z_cat = r.transpose(0, 1).reshape(n, H * D_HEAD)
-        o = F.linear(z_cat, W_O, t["b_O"])
-        x1 = x0 + o
-        x1_ln = F.layer_norm(x1, (D_MODEL,), t["ln2_g"], t["ln2_b"], EPS)
-        z = F.gelu(F.linear(x1_ln, t["W_1"], t["b_1"]), approximate="tanh")
-        m = F.linear(z, t["W_2"], t["b_2"])
-        x2 = x1 + m
-        x2_ln = F.layer_norm(x2, (D_MODEL,), t["lnf_g"], t["lnf_b"], EPS)
-        logits = x2_ln @ W_E_row.T
-        return {"pattern": A, "resid_post": x2, "logits": logits, "probs": torch.softmax(logits, dim=-1)}
+    def run(ids):
+        return model(ids, use_cache=False).logits
 
-    return forward
+    return run
 
 
 # --------------------------------------------------------------------------- main
@@ -162,84 +153,103 @@ def torch_forward_factory(w):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--layers", type=int, default=12)
     parser.add_argument("--n", type=int, nargs="+", default=[128, 1024])
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--vocab", type=int, default=50257)
     args = parser.parse_args(argv)
 
+    import torch
+    import transformers
+
+    from symtf.numeric import compile_forward
+    from symtf.numeric.checkpoint import load_checkpoint
+
+    with tempfile.TemporaryDirectory() as tmp:
+        eager, sdpa = hf_models(args.layers, args.vocab, tmp)
+        t0 = time.perf_counter()
+        ckpt = load_checkpoint(tmp)
+        t_load = time.perf_counter() - t0
     t0 = time.perf_counter()
-    from symtf.numeric import compile_forward, random_weights
-    t_import = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    f_batched = compile_forward("gpt2", np.float32, heads="batched")
+    f_np = compile_forward(ckpt.variant, np.float32, backend="numpy")
+    f_torch = compile_forward(ckpt.variant, np.float32, backend="torch")
     t_compile = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    f_loop = compile_forward("gpt2", np.float32, heads="loop")
-    t_compile_loop = time.perf_counter() - t0
+    w_np = f_np.prepare(ckpt.params)  # validated and cast to float32 once
+    w_torch = f_torch.prepare(ckpt.params)
+    w32 = {k: w_np[k] for k in w_np}
+    del ckpt
 
-    sizes = {"n_vocab": args.vocab, "d_model": D_MODEL, "d_head": D_HEAD, "d_mlp": D_MLP, "H": H, "n_ctx": N_CTX}
-    raw = random_weights("gpt2", sizes, seed=0)
-    prepared = f_batched.prepare(raw)  # validated and cast to float32 once
-    w32 = {k: prepared[k] for k in prepared}
-    try:
-        import torch
-        torch_forward = torch_forward_factory(w32)
-        torch_info = f"torch {torch.__version__}, {torch.get_num_threads()} threads"
-    except ImportError:
-        torch_forward, torch_info = None, "torch not installed"
-
-    sgemm = sgemm_operands()
-    print(f"GPT-2 Small one-layer forward (gpt2 variant), float32: d_model={D_MODEL} H={H} d_head={D_HEAD} "
-          f"d_mlp={D_MLP} n_vocab={args.vocab}; numpy {np.__version__}; {torch_info}")
-    print(f"import symtf.numeric: {t_import:.2f} s; compile_forward: {t_compile:.2f} s (batched heads), "
-          f"{t_compile_loop:.2f} s (per-head loop, second compile)")
-    print(f"median of {args.repeats} round-robin runs after one warm-up; sgemm (numpy, 2048^3 float32) is timed in "
-          "the same round-robin, so '% sgemm' compares against the machine as loaded at that moment")
+    print(f"GPT-2 Small, {args.layers} layers, float32, CPU: d_model={D_MODEL} H={H} d_head={D_HEAD} d_mlp={D_MLP} "
+          f"n_vocab={args.vocab}; numpy {np.__version__}, torch {torch.__version__} ({torch.get_num_threads()} "
+          f"threads), transformers {transformers.__version__}, {os.cpu_count()} CPUs")
+    print(f"load_checkpoint: {t_load:.2f} s; compile_forward (numpy + torch, {len(f_np.rows)} rows each): "
+          f"{t_compile:.2f} s")
+    print(f"time: median of {args.repeats} round-robin runs after one warm-up; memory: peak rise of the resident set "
+          "during one call")
     print()
-    header = f"{'n':>5}  {'implementation':<22} {'median ms':>10} {'GFLOP/s':>8} {'% sgemm':>8}"
+    header = f"{'n':>5}  {'implementation':<22} {'median ms':>10} {'x HF eager':>10} {'peak MiB':>9} {'x HF eager':>10}"
     print(header)
     print("-" * len(header))
     rng = np.random.default_rng(1)
     for n in args.n:
         tokens = rng.integers(0, args.vocab, size=n).tolist()
-        ref = numpy_forward(w32, tokens)
-        got = f_batched(prepared, tokens)
-        err = max(float(np.abs(got[k] - ref[k]).max() / max(1.0, float(np.abs(ref[k]).max()))) for k in ref)
-        flops = matmul_flops(n, args.vocab)
-        rows = [
-            ("symtf (batched heads)", lambda: f_batched(prepared, tokens)),
-            ("symtf (per-head loop)", lambda: f_loop(prepared, tokens)),
-            ("numpy (hand-written)", lambda: numpy_forward(w32, tokens)),
-        ]
-        if torch_forward is not None:
-            rows.append(("torch CPU", lambda: torch_forward(tokens)))
-        times = interleaved_medians(dict(rows) | {"sgemm": sgemm}, args.repeats)
-        peak = SGEMM_FLOPS / times["sgemm"] / 1e9
-        print(f"{n:>5}  {'sgemm 2048^3 (numpy)':<22} {times['sgemm'] * 1e3:>10.1f} {peak:>8.1f} {100:>7.0f}%")
-        for name, _ in rows:
-            gf = flops / times[name] / 1e9
-            print(f"{n:>5}  {name:<22} {times[name] * 1e3:>10.1f} {gf:>8.1f} {100 * gf / peak:>7.0f}%")
-        default = times["symtf (batched heads)"]
-        best = min(default, times["symtf (per-head loop)"])
-        line = f"{n:>5}  ratios: symtf default (batched) {default / times['numpy (hand-written)']:.3f}x numpy"
-        if torch_forward is not None:
-            line += f", {default / times['torch CPU']:.3f}x torch"
-        line += f"; best symtf mode {best / times['numpy (hand-written)']:.3f}x numpy"
-        if torch_forward is not None:
-            line += f", {best / times['torch CPU']:.3f}x torch"
-        print(line)
-        line = " " * 7
-        line += f"max relative difference to numpy: symtf {err:.1e} (all activations)"
-        if torch_forward is not None:
-            theirs = torch_forward(tokens)
-            t_err = max(
-                float(np.abs(theirs[k].numpy() - (ref[k] if k == "pattern" else ref[k].T)).max()
-                      / max(1.0, float(np.abs(ref[k]).max())))
-                for k in theirs
-            )
-            line += f", torch {t_err:.1e} (pattern, resid_post, logits, probs)"
-        print(line)
+        ids = torch.tensor([tokens])
+        rows = {
+            "symtf numpy": lambda: f_np(w_np, tokens),
+            "symtf torch": lambda: f_torch(w_torch, tokens),
+            "HF eager": lambda: hf_call(eager)(ids),
+            "HF SDPA": lambda: hf_call(sdpa)(ids),
+            "numpy (hand-written)": lambda: numpy_forward(w32, tokens, args.layers),
+        }
+        times = interleaved_medians(rows, args.repeats)
+        memory = {name: peak_rise(fn) for name, fn in rows.items()}
+        for name in rows:
+            print(f"{n:>5}  {name:<22} {times[name] * 1e3:>10.1f} {times[name] / times['HF eager']:>10.3f} "
+                  f"{memory[name] / 2**20:>9.1f} {memory[name] / max(memory['HF eager'], 1):>10.3f}")
+        ref = hf_call(eager)(ids)[0].T.numpy()  # (n_vocab, n)
+        errors = {
+            "symtf numpy": f_np(w_np, tokens)["logits"],
+            "symtf torch": f_torch(w_torch, tokens)["logits"].numpy(),
+            "numpy (hand-written)": numpy_forward(w32, tokens, args.layers)[0],
+        }
+        scale = max(1.0, float(np.abs(ref).max()))
+        print("       max |logits - HF eager| / max(1, max|logits|): "
+              + ", ".join(f"{k} {float(np.abs(v - ref).max()) / scale:.1e}" for k, v in errors.items()))
+        best = min(times["symtf numpy"], times["symtf torch"])
+        print(f"       symtf best backend: {best / times['HF eager']:.3f}x HF eager, {best / times['HF SDPA']:.3f}x "
+              f"HF SDPA")
         print()
+    gpu(args, f_torch, w_np, eager, sdpa)
+
+
+def gpu(args, f_cpu, weights, eager, sdpa) -> None:
+    import torch
+
+    if not torch.cuda.is_available():
+        print("GPU: skipped (CUDA is not available on this machine)")
+        return
+    from symtf.numeric import compile_forward
+
+    print(f"GPU: {torch.cuda.get_device_name()}; median of {args.repeats} round-robin runs, synchronized")
+    for dtype in ("float32", "bfloat16"):
+        f = compile_forward(f_cpu.model, dtype, backend="torch", device="cuda")
+        tdt = getattr(torch, dtype)
+        models = {"HF eager": eager.to("cuda", tdt), "HF SDPA": sdpa.to("cuda", tdt)}
+        for n in args.n:
+            tokens = np.random.default_rng(2).integers(0, args.vocab, size=n).tolist()
+            ids = torch.tensor([tokens], device="cuda")
+
+            def synced(fn):
+                def run():
+                    fn()
+                    torch.cuda.synchronize()
+                return run
+
+            rows = {"symtf torch": synced(lambda: f(weights, tokens))}
+            rows.update({name: synced(lambda m=m: hf_call(m)(ids)) for name, m in models.items()})
+            times = interleaved_medians(rows, max(args.repeats, 10))
+            print(f"{n:>5} {dtype:<9} " + ", ".join(f"{k} {v * 1e3:.2f} ms" for k, v in times.items())
+                  + f"; symtf {times['symtf torch'] / times['HF SDPA']:.3f}x HF SDPA")
 
 
 if __name__ == "__main__":
