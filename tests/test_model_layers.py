@@ -103,3 +103,18 @@ def test_weights_with_the_wrong_number_of_layers_are_rejected():
     w = random_weights(Variant.preset("gpt2").with_(layers=2), SIZES)
     with pytest.raises(InputError, match=r"weights: 2 layers \('W_Q' has shape \(2, 2, 5, 7\)\) but the model has 3"):
         compile_forward(Variant.preset("gpt2").with_(layers=3))(w, TOKENS)
+
+
+def test_keys_run_only_what_they_need_and_keep_only_themselves():
+    v = Variant.preset("gpt2").with_(layers=3)
+    w = random_weights(v, SIZES, seed=4)
+    every = compile_forward(v)(w, TOKENS)
+    logits = compile_forward(v, keys=["logits"])
+    assert "probs" not in {r.key for r in logits.rows}  # the probabilities are not computed for the logits
+    assert list(logits(w, TOKENS)) == ["logits"]
+    np.testing.assert_array_equal(logits(w, TOKENS)["logits"], every["logits"])
+    q = compile_forward(v, keys=["q"])(w, TOKENS)
+    assert list(q) == ["q.1", "q.2", "q.3"]
+    np.testing.assert_array_equal(q["q.3"], every["q.3"])
+    assert list(compile_forward(v, keys=["resid_mid.2"])(w, TOKENS)) == ["resid_mid.2"]
+    assert list(compile_forward(v, keys=["embed"])(w, TOKENS)) == ["embed"]

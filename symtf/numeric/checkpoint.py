@@ -5,7 +5,7 @@ Public API::
     ckpt = load_checkpoint("path/to/gpt2")        # a Checkpoint
     ckpt.variant     # Variant: GPT-2 (biases, final LayerNorm, ε and GELU from config.json), layers = L
     ckpt.sizes       # {"n_vocab", "d_model", "d_head", "d_mlp", "H", "n_ctx", "n_layers"}: ints from the config
-    ckpt.params      # {parameter key: float64 array}, symtf's weights-file layout (below)
+    ckpt.params      # {parameter key: array}, symtf's weights-file layout (below), the file's float dtype
     ckpt.config      # config.json as a dict
 
 The directory holds ``config.json`` and ``model.safetensors`` (read with the ``safetensors``
@@ -160,7 +160,9 @@ def _read_bin(file: Path) -> dict[str, np.ndarray]:
         raise InputError(f"{file}: not a readable PyTorch state dict ({type(exc).__name__}: {exc})") from None
     if not isinstance(state, dict):
         raise InputError(f"{file}: expected a state dict, got {type(state).__name__}")
-    return {k: v.detach().to(torch.float64).numpy() for k, v in state.items() if hasattr(v, "detach")}
+    keep = (torch.float32, torch.float64)
+    return {k: (v if v.dtype in keep or not v.is_floating_point() else v.float()).detach().numpy()
+            for k, v in state.items() if isinstance(v, torch.Tensor)}
 
 
 def _read_tensors(path: Path) -> tuple[dict[str, np.ndarray], Path]:
@@ -194,7 +196,7 @@ def _map(tensors: dict[str, np.ndarray], sizes: dict[str, int], tied: bool, file
             raise InputError(f"{file}: tensor {key!r} has dtype {a.dtype}, expected floating point")
         if a.shape != shape:
             raise InputError(f"{file}: tensor {key!r} has shape {a.shape}, expected {shape} from config.json")
-        return a.astype(np.float64)
+        return a if a.dtype in (np.float32, np.float64) else a.astype(np.float32)  # float16 is widened
 
     p = {"W_E": get("wte.weight", (V, d)).T, "W_pos": get("wpe.weight", (sizes["n_ctx"], d)).T}
     layers = {k: [] for k in PER_LAYER}
@@ -215,14 +217,14 @@ def _map(tensors: dict[str, np.ndarray], sizes: dict[str, int], tied: bool, file
         layers["b_1"].append(get(h + "mlp.c_fc.bias", (dm,)))
         layers["W_2"].append(get(h + "mlp.c_proj.weight", (dm, d)).T)  # (d_model, d_mlp)
         layers["b_2"].append(get(h + "mlp.c_proj.bias", (d,)))
-    p.update({k: np.ascontiguousarray(np.stack(v)) for k, v in layers.items()})
+    p.update({k: np.stack(v) for k, v in layers.items()})  # (L, ...): a copy in layer order
     p["lnf_g"], p["lnf_b"] = get("ln_f.weight", (d,)), get("ln_f.bias", (d,))
     if not tied:
         p["W_U"] = get("lm_head.weight", (V, d))
     for key, a in p.items():
         if not np.isfinite(a).all():
             raise InputError(f"{file}: parameter {key} has a non-finite entry; NaN and infinite weights are rejected")
-    return {k: np.ascontiguousarray(v) for k, v in p.items()}
+    return p  # W_E, W_pos: transposed views of wte, wpe (no copy of the largest matrix)
 
 
 def load_checkpoint(path) -> Checkpoint:
@@ -231,7 +233,8 @@ def load_checkpoint(path) -> Checkpoint:
     Returns a :class:`Checkpoint` whose ``params`` are in the post's column-vector layout (see the
     module docstring: Conv1D weights transposed, the fused ``c_attn`` split into $W_Q^{h,\ell}$,
     $W_K^{h,\ell}$, $W_V^{h,\ell}$ and their biases), ``sizes`` named from ``config.json`` and
-    ``variant`` the GPT-2 variant with $L$ layers, the config's ε, GELU and tying. Float64 arrays.
+    ``variant`` the GPT-2 variant with $L$ layers, the config's ε, GELU and tying. Arrays keep the
+    file's float32 or float64 (float16 is widened to float32); a forward pass casts them once.
     Raises :class:`~symtf.errors.InputError` (one line, naming the file) for a missing or
     malformed file, another architecture, or a tensor whose shape disagrees with the config.
     """

@@ -73,17 +73,27 @@ def compile_row(model: Model, activation: Activation, backend: Backend = Backend
 
 
 def _needed(model: Model, keys: Sequence[str]) -> list[Activation]:
-    """The activations ``keys`` depend on, themselves included, in table order."""
+    """The activations ``keys`` depend on, themselves included, in table order.
+
+    In a stacked model a block row also depends on the stream between blocks, which no row
+    defines: wanting any block row (or the final stream $x^{(2L)}$) wants every block row and the
+    embedding.
+    """
     by_name = {a.symbol.name: a for a in model.activations}
+    block = model.block
+    stream = {block.input.name, block.final.name} if block is not None else set()
     wanted: set[str] = set()
-    stack = [model[k] for k in keys]
+    stack = [model[k.partition(".")[0]] for k in keys]
     while stack:
         a = stack.pop()
         if a.key in wanted:
             continue
         wanted.add(a.key)
         if a.expr is not None:
-            stack += [by_name[s.name] for s in a.expr.atoms(MatrixSymbol) if s.name in by_name]
+            names = {s.name for s in a.expr.atoms(MatrixSymbol)}
+            stack += [by_name[name] for name in names if name in by_name]
+            if names & stream:
+                stack += [model[k] for k in (*block.keys, "embed")]
     return [a for a in model.activations if a.key in wanted]
 
 
@@ -106,8 +116,7 @@ class Forward:
         self.dtype = self.backend.numpy_dtype  # the dtype weights are validated in
         self.heads = heads
         self._env_cache: tuple = (None, None)
-        # a stacked model's rows read the stream between blocks, which no row defines: compile them all
-        acts = _needed(model, keys) if keys is not None and model.block is None else list(model.activations)
+        acts = _needed(model, keys) if keys is not None else list(model.activations)
         self.rows = tuple(compile_row(model, a, self.backend) for a in acts if a.expr is not None)
         if model.block is not None:  # block rows give one output per layer: "q.1" ... "q.L"
             repeated = set(model.block.keys)
@@ -121,6 +130,7 @@ class Forward:
             self.outputs = tuple(k for k in every if wanted is None or k.rsplit(".", 1)[0] in wanted or k in wanted)
         else:
             self.outputs = tuple(keys) if keys is not None else tuple(r.key for r in self.rows)
+        self._keep = frozenset(self.outputs)  # only these are returned; the rest is freed as the pass goes
         self._tokens = next(a for a in model.inputs()).symbol.name
         self._row = model.variant.convention is Convention.ROW
 
@@ -178,6 +188,8 @@ class Forward:
         self._run(self.rows[:first], env, sizes, out, "")
         stacked = {p.symbol.name: env[p.symbol.name] for p in self.model.parameters if p.per_layer}
         stream = env[self.model["embed"].symbol.name]  # x^{(0)}
+        if not rows:  # nothing of the blocks is wanted (the embedding alone)
+            return {k: out[k] for k in self.outputs}
         for layer in range(1, block.layers + 1):
             env.update({name: a[layer - 1] for name, a in stacked.items()})  # W_Q^{h,ℓ} ... of this layer
             env[block.input.name] = stream  # x^{(2ℓ-2)}
@@ -202,7 +214,8 @@ class Forward:
                 value = row.fn(*[env[a] for a in row.args], *size_args)
             value = self.backend.value(value)
             env[row.name] = value
-            out[row.key + suffix] = value
+            if row.key + suffix in self._keep:
+                out[row.key + suffix] = value
 
 
 def _tokens(tokens: Sequence[int], sizes: Mapping[str, int]) -> np.ndarray:
@@ -225,11 +238,14 @@ def _tokens(tokens: Sequence[int], sizes: Mapping[str, int]) -> np.ndarray:
 
 
 def compile_forward(variant: Variant | str | Model = "full", dtype=np.float64, heads: str = "batched",
-                    backend: str = "numpy", device: str = "cpu") -> Forward:
+                    backend: str = "numpy", device: str = "cpu", keys: Sequence[str] | None = None) -> Forward:
     """The whole forward pass of ``variant``, every row lambdified once: ``f(weights, tokens) -> dict``.
 
     ``backend="torch"`` prints the rows with the torch printer and returns torch tensors on
     ``device`` (``"cpu"``, ``"cuda"``); ``dtype`` float32 or float64, or ``"bfloat16"`` with torch.
+    ``keys`` (e.g. ``["logits"]``) runs only the rows they need and keeps only their values, so
+    memory holds one layer's activations at a time; a stacked model's block keys give every layer
+    (``"q"`` → ``"q.1"`` … ``"q.L"``; ``"q.2"`` alone is also accepted).
 
     >>> import numpy as np
     >>> from symtf.numeric import compile_forward, random_weights
@@ -238,7 +254,7 @@ def compile_forward(variant: Variant | str | Model = "full", dtype=np.float64, h
     >>> acts["pattern"].shape, acts["probs"].shape  # (H, n, n), (n_vocab, n)
     ((2, 3, 3), (13, 3))
     """
-    return Forward(_model(variant), dtype, heads, backend=backend, device=device)
+    return Forward(_model(variant), dtype, heads, keys, backend=backend, device=device)
 
 
 class ActivationFunction:
@@ -257,4 +273,7 @@ def compile_activation(model: Model | Variant | str, key: str, dtype=np.float64,
     """Activation ``key`` of ``model`` as ``f(weights, tokens) -> array``; ``f.row.fn`` is its own row's function."""
     model = _model(model)
     model[key]  # an unknown key raises UnknownSymbolError naming the known ones
+    if model.block is not None and key in model.block.keys:
+        raise InputError(f"{key!r} is a block row of the {model.block.layers}-layer model, one per layer: use "
+                         f"compile_forward(...)(weights, tokens)['{key}.ℓ'] for ℓ = 1 … {model.block.layers}")
     return ActivationFunction(model, key, dtype, heads)
