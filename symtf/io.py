@@ -52,6 +52,13 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def _holds(target: Path, data: bytes) -> bool:
+    try:
+        return target.read_bytes() == data
+    except OSError:  # unreadable (a write-only file): write it anyway
+        return False
+
+
 def _describe(exc: OSError) -> str:
     if exc.errno == errno.EFBIG:
         return "file too large (a file-size limit was reached)"
@@ -78,7 +85,7 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, encoding: str = "ut
         raise WriteError(f"cannot write {shown}: {_describe(exc)}") from None
     if old is not None and not os.path.isfile(target):
         raise WriteError(f"cannot write {shown}: exists and is not a regular file")
-    if old is not None and old.st_size == len(data) and target.read_bytes() == data:
+    if old is not None and old.st_size == len(data) and _holds(target, data):
         return Path(path)
     temp = None
     try:

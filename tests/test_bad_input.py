@@ -79,6 +79,8 @@ CASES = {
                            "bad.npz: not a readable npz weights file"),
     "d_model = 0": (_zero_d_model, "d_model = 0, every size must be at least 1"),
     "float32 overflow": (_overflowing, "the forward pass in float32 failed: overflow encountered"),
+    "figures --out a file": (lambda t: ["figures", "--out", str(_json(t / "file", "x"))],
+                             "exists and is not a directory"),
     # symtf check --profile
     "profile is a list": (lambda t: _profile(t, b"[1, 2]"), "profile.json: expected a table of keys"),
     "profile sizes not a table": (lambda t: _profile(t, b'{"sizes": "x"}'),

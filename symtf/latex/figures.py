@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InputError
 from ..io import write_atomic
 
 DEFAULT_OUT = Path("docs") / "figures"
@@ -150,6 +151,8 @@ def write_figures(out: str | Path = DEFAULT_OUT) -> list[Path]:
     """Write every figure as ``<id>.png`` and ``<id>.svg`` under ``out``; return the paths."""
     plt = _pyplot()
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: exists and is not a directory (figures go into a directory)")
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name in FIGURE_IDS:
