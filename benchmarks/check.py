@@ -7,12 +7,13 @@ Usage: python benchmarks/check.py [POST.md] [--repeat N] [--equations N] [--prof
 2. Linear time: documents of about N and 4N equations, made by repeating the post with every copy
    written differently (spaces before some ``=``, ``+`` and commands, chosen by the copy's number:
    no meaning changes, but the normalised statement texts, the checker's cache keys, differ; the
-   share of distinct fragments is printed), each copy under its own headings. Measured twice: whole
-   copies of the post (prose, tables), and the post's fragments alone in neutral prose (no model
-   named, so a document-wide search per claim does not stop early). ``check_text`` is timed in this
-   process, CPU time (other processes on a loaded machine do not count), after one warm-up run,
-   best of N in turns. ``--profile FILE`` writes cProfiles of the 4N runs to FILE.post and
-   FILE.fragments (read them with ``python -m pstats``).
+   share of distinct fragments is printed). Measured three ways: whole copies of the post (prose,
+   tables; each copy under its own headings), the post's fragments alone in neutral prose (no model
+   named, so a document-wide search per claim does not stop early), and the post's one-line
+   fragments inline in one paragraph (work per fragment over its paragraph shows). ``check_text``
+   is timed in this process, CPU time (other processes on a loaded machine do not count), after one
+   warm-up run, best of N in turns. ``--profile FILE`` writes cProfiles of the 4N runs to
+   FILE.post, FILE.fragments and FILE.one (read them with ``python -m pstats``).
 """
 from __future__ import annotations
 
@@ -86,6 +87,15 @@ def fragments_only(post: str, copies: int) -> str:
     return "".join(parts)
 
 
+def one_paragraph(post: str, copies: int) -> str:
+    """The post's one-line fragments, ``copies`` times, inline in a single paragraph."""
+    from symtf.check.extract import extract
+
+    frags = [f.latex for f in extract(post)[0] if "\n" not in f.latex]
+    items = [variant(latex, k + 1) for k in range(copies) for latex in frags]
+    return "# Notes\n\nWe have " + " and ".join(f"${latex}$" for latex in items) + ".\n"
+
+
 def linear(name: str, build, post: str, equations: int, repeat: int, profile: str | None) -> float:
     """Print the times of about N and 4N equations of ``build(post, copies)`` and return their ratio."""
     from symtf.check.checker import check_text
@@ -121,7 +131,7 @@ def main() -> int:
     parser.add_argument("post", nargs="?", default=str(DEFAULT_POST.resolve()))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--equations", type=int, default=500, help="N: the smaller document's fragments (about)")
-    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of the 4N run to FILE")
+    parser.add_argument("--profile", metavar="FILE", help="write cProfiles of the 4N runs to FILE.post, FILE.fragments, FILE.one")
     args = parser.parse_args()
     command = [sys.executable, "-m", "symtf", "check", args.post, "--format", "json"]
     sympy, check = best_of_interleaved(
@@ -129,9 +139,10 @@ def main() -> int:
     ratio = check / sympy
     print(f"import sympy: {sympy:.2f} s; symtf check: {check:.2f} s; ratio {ratio:.2f} (target ≤ 3)")
     post = Path(args.post).read_text(encoding="utf-8")
+    shapes = (("post copies", "post", document), ("fragments in neutral prose", "fragments", fragments_only),
+              ("fragments in one paragraph", "one", one_paragraph))
     growth = [linear(name, build, post, args.equations, max(1, args.repeat // 2),
-                     args.profile and f"{args.profile}.{name.split()[0]}")
-              for name, build in (("post copies", document), ("fragments in neutral prose", fragments_only))]
+                     args.profile and f"{args.profile}.{tag}") for name, tag, build in shapes]
     return 0 if ratio <= 3 and max(growth) <= 5 else 1
 
 
