@@ -66,7 +66,7 @@ def test_malformed_statements_raise_only_parse_errors(text):
             pass
 
 
-@pytest.mark.parametrize("latex", [r"\$", "a = b \\\\", "x \\", r"\begin{align*} \end{align*}", " . ", r"\,"])
+@pytest.mark.parametrize("latex", [r"\$", "a = b \\\\", "\\\\", "x \\", r"\begin{align*} \end{align*}", " . ", r"\,"])
 def test_every_fragment_has_a_statement(latex):
     """An odd fragment is still one statement (then "unparsed"), never none (a lost fragment)."""
     assert len(statements(latex)) >= 1
@@ -84,6 +84,17 @@ def test_align_rows_keep_their_lines():
     assert [(s.text, s.line_offset) for s in statements(latex)] == [("a = b", 1), ("c = d", 3)]
     unclosed = r"\begin{align*} x " * 50 + r"\begin{aligned} a &= b \end{aligned}"
     assert [s.text for s in statements(unclosed)] == ["a = b"]
+
+
+def test_a_display_broken_by_row_breaks_is_one_statement_a_line():
+    r"""``a = b \\`` is ``a = b``; ``\\`` outside any environment starts a line (``= c`` continues)."""
+    latex = "a = b \\\\\n= c \\\\ d = e"
+    assert [(s.text, s.line_offset, s.continues) for s in statements(latex)] == \
+        [("a = b", 0, False), ("= c", 1, True), ("d = e", 1, False)]
+    assert [s.text for s in statements(r"\begin{bmatrix} 1 \\ 2 \end{bmatrix} = x")] == \
+        [r"\begin{bmatrix} 1 \\ 2 \end{bmatrix} = x"]  # a matrix's rows stay inside it
+    findings = _only("$$\nW_E = W_E \\\\\n$$\n")
+    assert [f.status for f in findings] == ["verified"]
 
 
 class _Sizes:

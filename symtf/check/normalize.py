@@ -114,7 +114,7 @@ def _align(latex: str) -> tuple[str, int] | None:
 
 
 def _statements(latex: str) -> list[Statement]:
-    """The statements of a fragment: align rows, comma-separated equations, or the whole."""
+    """The statements of a fragment: align rows, lines broken by ``\\\\``, comma-separated equations, or the whole."""
     align = _align(latex)
     base = latex[: len(latex) - len(latex.lstrip())].count("\n")
     if align:
@@ -136,11 +136,26 @@ def _statements(latex: str) -> list[Statement]:
                 cont = not cells[0].strip() and bool(_RELATION.match(text))
                 out.append(Statement(text, offset, cont))
         return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
-    text = clean(latex)
+    rows = _top_level_split(latex, r"\\")  # a display broken into lines by \\ outside any environment
+    if len(rows) > 1:
+        out, lines = [], -base
+        for row in rows:
+            lead = len(row) - len(row.lstrip())
+            text = clean(row)
+            if text:
+                out += _line_statements(text, lines + row.count("\n", 0, lead), bool(out))
+            lines += row.count("\n")
+        if out:
+            return out
+    return _line_statements(clean(latex), 0, False)
+
+
+def _line_statements(text: str, offset: int, after: bool) -> list[Statement]:
+    """One line's statements: comma-separated equations, or the whole; a leading relation continues."""
     parts = [p.strip() for p in _top_level_split(text, ",")]
     if len(parts) > 1 and sum(1 for p in parts if _has_relation(p)) >= 2:
-        return [Statement(clean(p), 0) for p in parts if p]
-    return [Statement(text, 0)]
+        return [Statement(clean(p), offset) for p in parts if p]
+    return [Statement(text, offset, after and bool(_RELATION.match(text)))]
 
 
 def _has_relation(s: str) -> bool:
