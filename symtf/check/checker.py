@@ -6,7 +6,9 @@ import re
 import numpy as np
 
 from .compare import expected_for, free_vars, judge, tolerance, walk
-from .context import Context, kind_for
+from .context import TAGS, Context, kind_for
+from .diagnose import diagnose
+from .document import DocumentModel, deviations_in, meaning_from_prose, prose_blocks
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand
 from .extract import extract
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
@@ -20,6 +22,8 @@ FUNCTION_DEFS = ("softmax", "LayerNorm", "ReLU", "GELU", "FFN", "MLP")
 _OPERATOR = re.compile(r"\s*\\(odot|times|cdot|circ|otimes|oplus)\s*")
 _MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{(.+)\}\s*")
 _FIGURE = re.compile(r"\s*~?\s*\d+(\.\d+)?\s*(\\,|\\ )?\s*(\\text\{)?[KMBT]\}?\s*")  # 85M, 1.5B
+_MASK = re.compile(r"softmax\}?\s*\^\s*\{?\*|\\infty|\+\s*M\b|\\text\{mask\}")
+_RELATION = re.compile(r"(?<!\\)=|\\approx|\\in\b|\\le|\\ge|<|>|\\ne")
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
@@ -44,9 +48,9 @@ def _n_for(latex: str) -> int:
 
 
 class DocumentChecker:
-    def __init__(self, text: str, convention: str = "auto", profile: dict | None = None):
-        self.text = text
-        self.frags, self.tables = extract(text)
+    def __init__(self, source, convention: str = "auto", profile: dict | None = None):
+        self.text = text = getattr(source, "text", source)  # a str, or a symtf.sources.Source (its format known)
+        self.frags, self.tables = extract(source)
         self.primary, self.secondary = choose_profiles(self.frags, convention, profile)
         if re.search(r"\\mathbb\s*\{?R\}?\s*\^\s*\{\s*T\s*\\times|\\times\s*T\s*\}", text) and \
                 self.primary.get("convention") == "row":  # T tokens: T is the sequence length, not a matrix
@@ -56,15 +60,40 @@ class DocumentChecker:
         self.findings: list[Finding] = []
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
-        # does the document say its attention is causal? If it never does, an unmasked softmax may be meant
-        # (a GPT or autoregressive model: the whole document; else from the first mention of causality on)
-        if re.search(r"gpt|autoregress|next[- ]token", text, re.I):
-            self.causal_line = 0
-        else:
-            m = re.search(r"causal|mask|decoder|softmax\}?\^\*|future", text, re.I)
-            self.causal_line = text[: m.start()].count("\n") + 1 if m else None
+        self.model = self._read_model(text)
+        self.primary = self.model.profile(self.primary)
+        self.secondary = self.model.profile(self.secondary) if self.secondary else None
+        self.model.convention = self.primary.get("convention", "")
+        self.names_models = bool(re.search(r"gpt|llama|bert|deepseek", text, re.I))  # one pass, kept
+        self.size_names = set(re.findall(r"n_\{?(?:\\text\{)?([a-z]+)", text))  # n_vocab, n_ctx ... written
         # sections that define the score matrix S with −∞ above the diagonal (the masked reading of S)
         self.masked_sections = {f.section for f in self.frags if re.match(r"\s*S\s*=", f.latex) and "infty" in f.latex}
+
+    def _read_model(self, text: str) -> DocumentModel:
+        """The document's own model: meanings from the prose around lone symbols, sizes, deviations."""
+        model = DocumentModel()
+        for line, para in prose_blocks(text):
+            for dev in deviations_in(para, line):
+                if model.deviation(dev.id) is None:
+                    model.deviations.append(dev)
+        for frag in self.frags:
+            if model.mask_written is None and _MASK.search(frag.latex):
+                model.mask_written = frag.line
+            if len(frag.latex) > 200:
+                continue
+            try:
+                exprs = parse(statements(frag.latex)[0].text)[1]
+            except (ParseError, IndexError, RecursionError):
+                continue
+            node = exprs[0]
+            if not node or node[0] != "sym" or node[3] is not None or len(exprs) > 2:
+                continue
+            key = node[1] + (f"_{node[2]}" if node[2] else "")
+            if key not in model.meanings and len(exprs) == 1 or (len(exprs) == 2 and exprs[1][0] == "num"):
+                meaning = meaning_from_prose(key, frag.line, frag.before, frag.after)
+                if meaning is not None and key not in model.meanings:
+                    model.meanings[key] = meaning
+        return model
 
     # ------------------------------------------------------------------ contexts
     def context(self, frag, ln: bool, profile=None) -> Context:
@@ -92,7 +121,9 @@ class DocumentChecker:
             ctx = self.context(frag, ln)
             if frag.cell in shape_cells:
                 for stated, subject in self._pair(frag, shape_cells, subjects):
+                    begin = len(self.findings)
                     self.findings += check_shape(frag.line, frag.latex, stated, subject, ctx)
+                    self._about(begin, subject)
                 self._lint(frag, ctx)
                 self._tag(start, i)
                 continue
@@ -100,15 +131,39 @@ class DocumentChecker:
                 self.check_fragment(i, frag, ctx, self.fallback(frag, ln))
             except Exception as exc:  # noqa: BLE001 - one fragment never stops the document
                 del self.findings[start:]
-                self.add(frag.line, frag.latex, "unchecked", "definition",
-                         f"could not be checked ({type(exc).__name__}: {exc})")
+                self.add(frag.line, frag.latex, "unchecked", "internal",
+                         f"internal error in the checker ({type(exc).__name__}: {str(exc)[:200]}); not checked",
+                         kind="claim" if _RELATION.search(frag.latex) else "mention")
             self._lint(frag, ctx)
             self._tag(start, i)
         for table in self.tables:
             if is_figures_table(table):
-                self.findings += check_figures(table)
+                for f in check_figures(table):
+                    f.basis = "published"
+                    self.findings.append(f)
+        self._anchor()
         self.findings.sort(key=lambda f: f.line)
         return self.findings
+
+    def _anchor(self):
+        """Judge against the document first: a mismatch with the reference model stands only for symbols that
+        the document's own verified claims tie to the reference quantities; otherwise a different model may be
+        meant, and the claim is left unchecked with that reason."""
+        anchored = set()
+        for f in self.findings:
+            if f.status == "verified" and f.basis == "reference":
+                anchored |= f.symbols
+        self.model.anchored = anchored
+        self._consistent_shapes()
+        for f in self.findings:
+            if f.status != "mismatch" or f.basis != "reference":
+                continue
+            loose = sorted(f.symbols - anchored)
+            if loose:
+                f.status, f.expected, f.diagnosis = "unchecked", None, None
+                f.message = (f"differs from the reference model ({f.message}), but no verified claim of this "
+                             f"document ties {', '.join('$' + k + '$' for k in loose)} to the reference model's "
+                             "quantity: a different model may be meant")
 
     def recheck(self, i: int, latex: str) -> list[Finding]:
         """The findings fragment ``i`` would get with ``latex`` in its place (after ``run``)."""
@@ -156,7 +211,7 @@ class DocumentChecker:
     def _lint(self, frag, ctx):
         for written, canonical in dict(ctx.lints).items():
             bare = canonical.split("_")[1].replace(r"\text{", "").rstrip("}")
-            if re.search(r"n_\{?(\\text\{)?" + bare, self.text):
+            if bare in self.size_names:
                 self.findings.append(Finding(frag.line, frag.latex, "lint", "notation",
                                              f"{written} names the same size as {canonical}, used elsewhere in "
                                              f"this document: write {canonical}", canonical))
@@ -220,21 +275,50 @@ class DocumentChecker:
     def add(self, *args, **kw):
         self.findings.append(Finding(*args, **kw))
 
+    def _consistent_shapes(self):
+        """A shape the document states for a symbol every time it states one (twice or more) is its own model
+        (the post's W_pos of d_model × n): a note that it differs from the reference, not a mismatch."""
+        stated: dict = {}
+        for f in self.findings:
+            if f.rule == "shape" and f.basis == "reference" and len(f.symbols) == 1 and f.status != "unparsed":
+                shape = re.sub(r"\s|\{|\}", "", f.latex.split(r"\mathbb{R}^")[-1] if r"\in" in f.latex else f.latex)
+                stated.setdefault(next(iter(f.symbols)), []).append((shape, f))
+        for key, items in stated.items():
+            shapes = {shape for shape, _ in items}
+            if len(items) < 2 or len(shapes) != 1:
+                continue
+            lines = ", ".join(str(f.line) for _, f in items)
+            for _, f in items:
+                if f.status == "mismatch":
+                    f.status, f.expected, f.basis = "unchecked", None, "document"
+                    f.message = (f"this document states the same shape for ${key}$ every time (lines {lines}); it "
+                                 f"differs from the reference model ({f.message}): a simplification of its own, "
+                                 "not a contradiction")
+
+    def add_claim(self, nodes, *args, basis: str = "reference", **kw):
+        """A claim's finding, with the symbols it is about (for anchoring) and what its verdict rests on."""
+        self.add(*args, **kw)
+        f = self.findings[-1]
+        f.basis, f.symbols = basis, frozenset(_anchor_key(n) for n in walk(list(nodes)) if n[0] == "sym")
+
     def _tag(self, start: int, index: int):
         for f in self.findings[start:]:
             f.fragment = index
 
     def check_fragment(self, i, frag, ctx: Context, fb):
         if _OPERATOR.fullmatch(frag.latex):
-            return self.add(frag.line, frag.latex, "unchecked", "notation", "an operator symbol, not a formula")
+            return self.add(frag.line, frag.latex, "recognized", "notation", "an operator symbol, not a formula",
+                            kind="mention")
         if _FIGURE.fullmatch(frag.latex):
-            return self.add(frag.line, frag.latex, "unchecked", "figures",
-                            "a parameter figure in prose: checked only in a key-figure table or as a size claim")
+            return self.add(frag.line, frag.latex, "unchecked", "figures", "a parameter figure in prose: checked "
+                            "only in a key-figure table or as a size claim", kind="mention")
         if _RANGE.fullmatch(frag.latex):
-            return self.add(frag.line, frag.latex, "unchecked", "notation", "an index range, not a claim")
+            return self.add(frag.line, frag.latex, "recognized", "notation", "an index range", kind="mention")
         prev_last = None
         for st in statements(frag.latex):
             line = frag.line + st.line_offset
+            start = len(self.findings)
+            kind = "claim" if _RELATION.search(st.text) else "mention"
             member = _MEMBER.fullmatch(st.text)
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
                 try:
@@ -246,6 +330,7 @@ class DocumentChecker:
                     self.findings.extend(check_shape(line, st.text, stated, [subject], ctx))
                 else:
                     self._expr_shape(line, st.text, subject, stated, ctx, fb)
+                self._about(start, [subject])
                 continue
             try:
                 chain = parse(st.text)
@@ -255,7 +340,7 @@ class DocumentChecker:
                     if "=" in st.text:
                         raise exc
                 except ParseError:
-                    self.add(line, st.text, "unparsed", "definition", f"cannot parse: {exc}")
+                    self.add(line, st.text, "unparsed", "definition", f"cannot parse: {exc}", kind=kind)
                     continue
             exprs, rels = list(chain[1]), chain[2]
             if exprs[0] is None:
@@ -266,8 +351,39 @@ class DocumentChecker:
             prev_last = exprs[-1]
             if not rels:
                 self.bare(i, frag, line, st.text, exprs[0], ctx, fb)
+                for f in self.findings[start:]:
+                    if f.status != "mismatch" and not f.basis:  # a mismatch: it claims to be well-formed
+                        f.kind, f.status = "mention", "recognized" if f.status == "verified" else f.status
+                self._about(start, [exprs[0]])
             else:
                 self.relation(i, frag, line, st.text, exprs, rels, ctx, fb)
+
+    def own_sizes(self, ctx) -> dict:
+        """The document's stated sizes as size symbols → (value, line)."""
+        from .. import dims
+
+        return {getattr(dims, k): v for k, v in self.model.sizes.items() if hasattr(dims, k)}
+
+    def _remember_size(self, exprs, rels, line, ctx, found):
+        """``d_\\text{model} = 512`` with no model named: the document's own value of that size, from here on."""
+        from .figures import size_expr
+
+        if len(exprs) != 2 or rels != ["="] or not found or "this document's value" not in found[0].message:
+            return
+        try:
+            a, b = (size_expr(e, ctx) for e in exprs)
+        except CheckError:
+            return
+        sym, num = (a, b) if b.is_number else (b, a)
+        if sym.is_Symbol and num.is_number:
+            self.model.sizes[str(sym)] = (float(num), line)
+
+    def _about(self, start: int, nodes):
+        """Mark the claims found since ``start`` as about the symbols of ``nodes`` (for anchoring)."""
+        keys = frozenset(_anchor_key(n) for n in walk(list(nodes)) if n[0] == "sym")
+        for f in self.findings[start:]:
+            if f.kind == "claim" and not f.basis:
+                f.basis, f.symbols = "reference", keys
 
     def _expr_shape(self, line, text, subject, stated_node, ctx, fb):
         r"""``QK^T \in \mathbb{R}^{n \times n}``: the shape of an evaluated expression at the prime sizes."""
@@ -306,7 +422,9 @@ class DocumentChecker:
             subject = _prose_subject(self.frags, i)
             if not subject:
                 return self.add(line, text, "unchecked", "shape", "a shape with no symbol it is said of")
+            start = len(self.findings)
             self.findings.extend(check_shape(line, text, node, subject, ctx))
+            self._about(start, subject)  # a prose shape claim: "$W$ is a $d \times n$ matrix"
             return
         if node[0] == "num":
             return self.add(line, text, "verified", "notation", "a constant")
@@ -342,30 +460,29 @@ class DocumentChecker:
 
     def relation(self, index, frag, line, text, exprs, rels, ctx, fb):
         para = ""
-        for k in range(index, -1, -1):  # the paragraph up to this fragment
+        for k in range(index, max(index - 30, -1), -1):  # the paragraph up to this fragment (bounded)
             if self.frags[k].block != frag.block:
                 break
             para = self.frags[k].before + " " + para
-        models = r"gpt|llama|bert|deepseek"
-        prose = para if re.search(models, para, re.I) else " ".join(frag.section)
-        # a bare number with no model named nearby: GPT-2 Small only in a document about GPT models, and
-        # never in a worked or toy example
-        default = bool(re.search(models, self.text, re.I)) and \
-            not re.search(r"example|by hand|toy|exercise", " ".join(frag.section), re.I)
-        sized = check_size_relation(line, text, exprs, rels, ctx, prose, default)
+        prose = para if re.search(r"gpt|llama|bert|deepseek|transformer|model", para, re.I) else \
+            para + " " + " ".join(frag.section)
+        sized = check_size_relation(line, text, exprs, rels, ctx, prose, self.own_sizes(ctx))
         if sized is not None:
+            self._remember_size(exprs, rels, line, ctx, sized)
+            for f in sized:
+                f.basis = f.basis or "published"
             self.findings.extend(sized)
             return
         first = exprs[0]
         if len(exprs) == 2 and first and first[0] == "sym" and first[2] is None and first[3] is None and \
                 first[1] in self.section_vars.get(frag.section, {}) and rels == ["="] and \
                 not any(n[0] == "sym" for n in walk(exprs[1])):
-            return self.add(line, text, "verified", "notation",
-                            f"defines {first[1]} for this section's example (a definition, not a claim)")
+            return self.add(line, text, "unchecked", "definition",
+                            f"defines {first[1]} for this section's example (a definition, nothing to check)")
         syms = [n for n in walk(exprs) if n[0] == "sym"]
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
-            return self.add(line, text, "unchecked", "notation", "a condition on indices, not a claim")
+            return self.add(line, text, "recognized", "notation", "a condition on indices", kind="mention")
         first = exprs[0]
         if first[0] == "idx" and first[1][0] == "call":  # softmax(z)_i = ...: one entry of a function's value
             first = first[1]
@@ -410,14 +527,18 @@ class DocumentChecker:
                 self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
                          "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
                 continue
-            causal = self.causal_line is not None and line >= self.causal_line
-            if out.status == "mismatch" and not causal and "'softmax', False" in repr((a, b)):
+            if out.status == "mismatch" and "'softmax', False" in repr((a, b)):
                 starred = judge(_star(a), _star(b), rel, ctx, fb)
-                if starred.status == "verified":  # right for an encoder; the model (a GPT) is causal
-                    self.add(line, text if len(rels) == 1 else unparse(("chain", [a, b], [rel])), "unchecked",
-                             "definition", "holds with the causal mask (softmax*), as in the model (a GPT); this "
-                             "document never says its attention is causal, so the unmasked form may be meant "
-                             "(an encoder), which the model cannot check")
+                if starred.status == "verified" and not self._mask_expected(line):
+                    # right for the reference model (a decoder) once the causal mask is applied; this document
+                    # has not written the mask before (or its model is an encoder): the mask may be implied
+                    link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
+                    dev = self.model.deviation("no-causal-mask")
+                    why = (f"this document's attention is unmasked ({dev.evidence!r}, line {dev.line}), which the "
+                           "reference model (a causal decoder) cannot check" if dev and dev.line <= line else
+                           "the document has not written the mask so far, so it may be implied")
+                    self.add_claim([a, b], line, link, "unchecked", "definition",
+                                   f"holds with the causal mask (softmax*); {why}", basis="document")
                     continue
             flip = {v: ctx.fvars[v].T for v in ctx.examples if np.ndim(ctx.fvars.get(v)) == 2 and
                     1 in np.shape(ctx.fvars[v]) and any(n[0] == "sym" and n[1] == v for n in walk([a, b]))}
@@ -440,8 +561,8 @@ class DocumentChecker:
                     if value is not None:
                         self.section_vars.setdefault(frag.section, {})[a[1]] = value
                         self.section_examples.setdefault(frag.section, set()).add(a[1])
-                        self.add(line, text, "verified", "notation", f"defines {a[1]} for this section's example "
-                                 "(printed numbers, not the model's weights: a definition, not a claim)")
+                        self.add(line, text, "unchecked", "definition", f"defines {a[1]} for this section's "
+                                 "example (printed numbers, not the model's weights: a definition, nothing to check)")
                         continue
                 self.add(line, text, "unchecked", "numeric", "printed numbers for a model quantity: an example's "
                          "own values, which the model's random weights cannot confirm" +
@@ -452,13 +573,33 @@ class DocumentChecker:
             if out.shape_problem:
                 rule = "shape"
             link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
-            expected = expected_for(a, b, rel, out, ctx) if out.status == "mismatch" else None
-            self.add(line, link, out.status, rule, out.message, expected)
+            expected = diagnosis = None
+            if out.status == "mismatch":
+                found = diagnose(a, b, rel, out.ctx or ctx)
+                diagnosis, expected = found if found else (None, expected_for(a, b, rel, out, ctx))
+            syms = [n for n in walk([a, b]) if n[0] == "sym"]
+            basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
+            self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,
+                           basis=basis)
+
+    def _mask_expected(self, line: int) -> bool:
+        """Has the document written the causal mask before ``line`` (and not said its model is an encoder)?"""
+        dev = self.model.deviation("no-causal-mask")
+        written = self.model.mask_written
+        return written is not None and written <= line and not (dev and dev.line <= line)
 
 
 # activations computed from others: printed values for them, after an example's inputs, are results to
 # recompute (not supported), not new inputs
 _DERIVED = {"S", "s", "A", "a", "r", "o", "z", "m", r"\ell", "p", "Z", "O", "P", "L"}
+
+
+def _anchor_key(node) -> str:
+    """The quantity a symbol names, without its indices: ``W^Q_i`` → ``W_Q``, ``x^{(0)}_n`` → ``x``."""
+    _, base, sub, sup = node
+    tags = TAGS.get(base, ())
+    tag = sup if base == "W" and sup in tags else sub if sub in tags else None
+    return base + (f"_{tag}" if tag else "")
 
 
 def _tying(a, b) -> bool:
@@ -530,4 +671,12 @@ def _prose_subject(frags, i) -> list:
 
 
 def check_text(text: str, convention: str = "auto", profile: dict | None = None) -> list[Finding]:
+    """Every finding of ``text`` (a Markdown document), in line order."""
     return DocumentChecker(text, convention, profile).run()
+
+
+def check_document(text: str, convention: str = "auto", profile: dict | None = None) -> tuple[list[Finding], dict]:
+    """The findings of ``text`` and what was learned of its model (:meth:`DocumentModel.explain`)."""
+    doc = DocumentChecker(text, convention, profile)
+    findings = doc.run()
+    return findings, doc.model.explain()

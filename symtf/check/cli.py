@@ -27,6 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="column vectors as in the post, row vectors as in most papers, or detect")
     parser.add_argument("--profile", metavar="FILE", help="a notation profile (JSON or TOML) extending column/row")
     parser.add_argument("--quiet", action="store_true", help="text format: leave out verified findings")
+    parser.add_argument("--explain-model", action="store_true",
+                        help="print what was learned of each document's model (symbols, sizes, deviations) and stop")
 
 
 def _read(path) -> tuple[object, str | None]:
@@ -47,10 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from symtf.errors import InputError
     from symtf.sources.files import collect
 
-    from .checker import check_text
+    import json
+
+    from .checker import check_document
     from .notation import load_profile
     from .output import FileReport, to_github, to_sarif
-    from .report import summary_line
+    from .report import explain_text, summary_line
 
     profile = load_profile(args.profile) if args.profile else None
     files = list(collect(args.paths, args.exclude))
@@ -59,23 +63,29 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{named}: is a directory with no document symtf reads (.md, .qmd, .ipynb, .tex)"
                          if len(args.paths) == 1 else f"{' '.join(args.paths)}: no document to check")
     reports: list[FileReport] = []
+    models: dict[str, dict] = {}
     unusable = 0
     for path in files:
         source, error = _read(path)
         if source is not None:
             try:
-                findings = check_text(source, args.convention, profile)
+                findings, model = check_document(source, args.convention, profile)
             except ValueError as exc:  # a notebook that is not one (nbformat's errors are ValueErrors)
                 source, error = None, f"{path}: not a valid {source.fmt} file: {str(exc).splitlines()[0]}"
         if source is None:
             print(f"symtf check: error: {error}", file=sys.stderr)
             unusable += 1
             continue
+        if args.explain_model:
+            print(json.dumps({"file": str(path), "model": model}, indent=2, ensure_ascii=False)
+                  if args.format == "json" else explain_text(str(path), model))
+            continue
         reports.append(FileReport(str(path), findings, _where(source)))
+        models[str(path)] = model
         if args.format == "text":
-            print(_text(reports[-1], verbose=not args.quiet))
+            print(_text(reports[-1], verbose=not args.quiet, model=model))
     if args.format == "json":
-        print(_json(reports))
+        print(_json(reports, models))
     elif args.format == "sarif":
         print(to_sarif(reports, __version__))
     elif args.format == "github":
@@ -96,10 +106,10 @@ def _where(source) -> dict[int, str]:
     return read(source).where if source.fmt == "notebook" else {}
 
 
-def _text(report, verbose: bool) -> str:
+def _text(report, verbose: bool, model: dict | None = None) -> str:
     from .report import to_text
 
-    text = to_text(report.path, report.findings, verbose=verbose)
+    text = to_text(report.path, report.findings, verbose=verbose, model=model)
     if not report.where:
         return text
     lines = []
@@ -112,7 +122,7 @@ def _text(report, verbose: bool) -> str:
     return "\n".join(lines)
 
 
-def _json(reports) -> str:
+def _json(reports, models: dict) -> str:
     """One file: the report's own object (as before); several: ``{"files": [...], "summary": {...}}``."""
     import json
 
@@ -120,7 +130,7 @@ def _json(reports) -> str:
 
     objects = []
     for report in reports:
-        data = json.loads(to_json(report.path, report.findings))
+        data = json.loads(to_json(report.path, report.findings, models.get(report.path)))
         for row in data["findings"]:
             if row.get("line") in report.where:
                 row["where"] = report.where[row["line"]]

@@ -306,7 +306,7 @@ def _nodes(node):
 
 
 def _named_configs(prose: str) -> list:
-    """Configurations the prose names: full names first, else a family name that is unique (GPT-3)."""
+    """Configurations the prose names: full names first, else every member of a family it names (GPT-2)."""
     text = prose.lower()
     full = [c for c in dims.CONFIGS.values() if c.name.lower() in text]
     if full:
@@ -314,12 +314,17 @@ def _named_configs(prose: str) -> list:
     families = {}
     for c in dims.CONFIGS.values():
         families.setdefault(c.name.lower().rsplit(" ", 1)[0], []).append(c)
-    return [cs[0] for fam, cs in families.items() if len(cs) == 1 and re.search(re.escape(fam) + r"\b", text)]
+    return [c for fam, cs in families.items() if re.search(re.escape(fam) + r"(?![\w-])", text) for c in cs]
 
 
 def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
-                        default: bool = True) -> list[Finding] | None:
-    """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one."""
+                        own: dict | None = None) -> list[Finding] | None:
+    """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one.
+
+    A number is a claim about one model: the one the prose names (a published configuration), else the
+    document's own sizes stated earlier (``own``: size symbol → (value, line)); with neither, a size set to a
+    number is the document's own value (a definition), and anything else is left unchecked.
+    """
     if any(node[0] not in ("num", "sym", "mul", "frac") or node[0] == "sym" and node[3] is not None
            for e in exprs for node in _nodes(e)):
         return None
@@ -329,6 +334,7 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         return None
     if not any(s.free_symbols for s in sides):
         return None
+    own = own or {}
     named = _named_configs(prose)
     published = [pub for key, pub in PUBLISHED.items() if key in re.sub(r"[^a-z0-9]", "", prose.lower())]
     out = []
@@ -341,17 +347,10 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         if literal and not named and published:
             out.append(_published_relation(line, text, a, b, published[0]))
             continue
-        if literal and not named and not default:
-            holds = [c.name for c in dims.CONFIGS.values() if (a - b).subs(c.sizes()) == 0]
-            if rel == "=" and holds:
-                out.append(Finding(line, text, "verified", "figures", f"holds for {holds[0]} (no model is named "
-                                   "here; the value is that configuration's)"))
-            else:
-                out.append(Finding(line, text, "unchecked", "figures", "a value of no model named here "
-                                   "(an example's own size?): nothing to check it against"))
+        if literal and not named:
+            out.append(_own_relation(line, text, a, b, rel, own))
             continue
-        # a number is a claim about one model: the one the prose names, else GPT-2 Small (the post's example)
-        configs = (named or [dims.CONFIGS["gpt2-small"]]) if literal else list(dims.CONFIGS.values())
+        configs = named if literal else list(dims.CONFIGS.values())
         failing = [c.name for c in configs if (a - b).subs(c.sizes()) != 0]
         if literal and len(failing) < len(configs):  # a number holds for one of the models named
             configs, failing = [c for c in configs if c.name not in failing], []
@@ -364,7 +363,31 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
                                f"{unparse(ea)} = {(a if b.is_number else b).subs(cfg.sizes())}" if literal else None))
         else:
             out.append(Finding(line, text, "verified", "figures", f"holds for {where}"))
+        out[-1].basis = "published"
     return out
+
+
+def _own_relation(line, text, a, b, rel, own: dict) -> Finding:
+    """A size claim with numbers and no model named: against the document's own sizes, if it stated them."""
+    free = (a - b).free_symbols
+    if free and all(s in own for s in free):
+        values = {s: own[s][0] for s in free}
+        gap = (a - b).subs(values)
+        where = ", ".join(f"{dims.LATEX.get(s, s)} = {own[s][0]:g} (line {own[s][1]})" for s in sorted(free, key=str))
+        ok = gap == 0 if rel == "=" else abs(float(gap)) <= 0.05 * max(abs(float(a.subs(values))), 1e-12)
+        if rel not in ("=", "≈"):
+            return Finding(line, text, "unchecked", "figures", f"the relation {rel} is not checked")
+        f = Finding(line, text, "verified" if ok else "mismatch", "figures",
+                    f"{'holds' if ok else 'does not hold'} with this document's sizes ({where})",
+                    None if ok else f"{(a if b.is_number else b)} = {(a if b.is_number else b).subs(values)}")
+        f.basis = "document"
+        return f
+    single = [s for s in (a, b) if s.is_Symbol]
+    if rel == "=" and single and (b if single[0] is a else a).is_number:
+        return Finding(line, text, "unchecked", "figures", f"this document's value of {dims.LATEX.get(single[0], single[0])}"
+                       " (a definition: later size claims are checked against it)")
+    return Finding(line, text, "unchecked", "figures", "a value of no model named here, and the document has not "
+                   "stated the sizes it needs: nothing to check it against")
 
 
 def _published_relation(line, text, a, b, pub) -> Finding:
