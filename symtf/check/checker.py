@@ -146,24 +146,37 @@ class DocumentChecker:
         return self.findings
 
     def _anchor(self):
-        """Judge against the document first: a mismatch with the reference model stands only for symbols that
-        the document's own verified claims tie to the reference quantities; otherwise a different model may be
-        meant, and the claim is left unchecked with that reason."""
-        anchored = set()
+        """Judge against the document first. A mismatch with the reference model stands when every symbol of
+        the claim is tied to the reference by a verified claim of the document, or when the symbols it does
+        not tie are used nowhere else (the profile's name is all the document says of them) and a small edit
+        of the claim (a diagnosis) reconciles it with the reference. Otherwise the document may mean another
+        model, and the claim is left unchecked with that reason."""
+        anchored, doubted = set(), {}
         for f in self.findings:
-            if f.status == "verified" and f.basis == "reference":
-                anchored |= f.symbols
+            if f.basis == "reference" and f.kind == "claim":
+                if f.status == "verified":
+                    anchored |= f.symbols
+                else:
+                    for key in f.symbols:
+                        doubted[key] = doubted.get(key, 0) + 1
         self.model.anchored = anchored
         self._consistent_shapes()
         for f in self.findings:
             if f.status != "mismatch" or f.basis != "reference":
                 continue
             loose = sorted(f.symbols - anchored)
-            if loose:
-                f.status, f.expected, f.diagnosis = "unchecked", None, None
-                f.message = (f"differs from the reference model ({f.message}), but no verified claim of this "
-                             f"document ties {', '.join('$' + k + '$' for k in loose)} to the reference model's "
-                             "quantity: a different model may be meant")
+            if not loose:
+                continue
+            contested = [k for k in loose if doubted.get(k, 0) >= 2]
+            if not contested and f.diagnosis:
+                continue
+            why = (f"{', '.join('$' + k + '$' for k in contested)} also appear{'s' if len(contested) == 1 else ''} "
+                   "in other claims that do not hold for the reference model" if contested else
+                   "no small edit reconciles it")
+            f.status, f.expected, f.diagnosis = "unchecked", None, None
+            f.message = (f"differs from the reference model ({f.message}); no verified claim of this document ties "
+                         f"{', '.join('$' + k + '$' for k in loose)} to the reference quantity and {why}: a different "
+                         "model may be meant")
 
     def recheck(self, i: int, latex: str) -> list[Finding]:
         """The findings fragment ``i`` would get with ``latex`` in its place (after ``run``)."""
