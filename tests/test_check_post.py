@@ -90,7 +90,6 @@ def test_a_mismatch_names_the_edit_that_reconciles_it(checked):
     (365, None),  # W_O R = [W_O^{h_1} | … ] [r^{h_1}; …] = Σ_i W_O^{h_i} r^{h_i}
     (312, None),  # the score matrix with −∞ above the diagonal
     (303, None),  # softmax([1, 2]) ≈ [0.269, 0.731]
-    (22, r"\text{softmax}(QK^\top / \sqrt d)"),  # the row-convention intro
     (382, r"\text{GELU}(x) = x \cdot \Phi(x)"),
     (424, None),  # LayerNorm
 ])
@@ -98,6 +97,11 @@ def test_correct_fragments_are_verified(checked, line, latex):
     found = [f for f in _at(checked[1], line) if latex is None or f.latex == latex]
     assert found and all(f.status == ("verified" if f.kind == "claim" else "recognized") for f in found), found
     assert any(f.kind == "claim" for f in found), found
+
+
+def test_the_row_convention_intro_is_a_recognized_mention(checked):
+    (f,) = [f for f in _at(checked[1], 22) if f.latex == r"\text{softmax}(QK^\top / \sqrt d)"]
+    assert f.kind == "mention" and f.status == "recognized" and "row convention" in f.message
 
 
 def test_non_equations_are_unchecked_with_a_reason(checked):
@@ -135,7 +139,7 @@ def test_cli_text_json_and_exit_codes(post_path, capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     assert any(line.startswith(f"{post_path}:212: MISMATCH: ") for line in out)
     assert any(line.strip().startswith("expected: q_n = W_Q") for line in out)
-    assert out[-1].endswith("10 mismatch, 0 unparsed, 27 unchecked, 2 lint")
+    assert "7 mismatch" in out[-1] and "mentions" in out[-1] and out[-1].endswith("2 lint")
     assert main(["check", str(tmp_path / "missing.md")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "missing.md" in err[0] and "no such file" in err[0]

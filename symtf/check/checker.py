@@ -151,28 +151,28 @@ class DocumentChecker:
         not tie are used nowhere else (the profile's name is all the document says of them) and a small edit
         of the claim (a diagnosis) reconciles it with the reference. Otherwise the document may mean another
         model, and the claim is left unchecked with that reason."""
-        anchored, doubted = set(), {}
+        anchored, contested = set(), set()
         for f in self.findings:
             if f.basis == "reference" and f.kind == "claim":
                 if f.status == "verified":
                     anchored |= f.symbols
-                else:
-                    for key in f.symbols:
-                        doubted[key] = doubted.get(key, 0) + 1
+                elif f.defines and not f.diagnosis and f.rule != "shape":  # well-formed, far from the reference
+                    contested.add(f.defines)
         self.model.anchored = anchored
         self._consistent_shapes()
+        declared = any(f.rule == "shape" and f.status == "verified" and f.basis == "reference" and "stated" not in
+                       f.message and f.symbols for f in self.findings)  # the document's declarations fit the reference
         for f in self.findings:
             if f.status != "mismatch" or f.basis != "reference":
                 continue
             loose = sorted(f.symbols - anchored)
             if not loose:
                 continue
-            contested = [k for k in loose if doubted.get(k, 0) >= 2]
-            if not contested and f.diagnosis:
-                continue
-            why = (f"{', '.join('$' + k + '$' for k in contested)} also appear{'s' if len(contested) == 1 else ''} "
-                   "in other claims that do not hold for the reference model" if contested else
-                   "no small edit reconciles it")
+            doubted = [k for k in loose if k in contested]
+            if not doubted and (f.diagnosis or declared and "stated" in f.message):
+                continue  # a near miss, or a declared shape against the convention the document's own declarations set
+            why = (f"this document defines {', '.join('$' + k + '$' for k in doubted)} as something else" if doubted
+                   else "no small edit reconciles it")
             f.status, f.expected, f.diagnosis = "unchecked", None, None
             f.message = (f"differs from the reference model ({f.message}); no verified claim of this document ties "
                          f"{', '.join('$' + k + '$' for k in loose)} to the reference quantity and {why}: a different "
@@ -542,7 +542,7 @@ class DocumentChecker:
                 continue
             if out.status == "mismatch" and "'softmax', False" in repr((a, b)):
                 starred = judge(_star(a), _star(b), rel, ctx, fb)
-                if starred.status == "verified" and not self._mask_expected(line):
+                if starred.status == "verified" and not self._mask_expected(frag, line):
                     # right for the reference model (a decoder) once the causal mask is applied; this document
                     # has not written the mask before (or its model is an encoder): the mask may be implied
                     link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
@@ -594,12 +594,18 @@ class DocumentChecker:
             basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
             self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,
                            basis=basis)
+            if rel == "=" and a is not None and a[0] == "sym":
+                self.findings[-1].defines = _anchor_key(a)
 
-    def _mask_expected(self, line: int) -> bool:
-        """Has the document written the causal mask before ``line`` (and not said its model is an encoder)?"""
+    def _mask_expected(self, frag, line: int) -> bool:
+        """Has the document written the causal mask before ``line``, or does the prose around the fragment call
+        the attention causal or masked (and the document not said its model is an encoder)?"""
         dev = self.model.deviation("no-causal-mask")
+        if dev and dev.line <= line:
+            return False
         written = self.model.mask_written
-        return written is not None and written <= line and not (dev and dev.line <= line)
+        near = re.search(r"\b(causal|masked|autoregressive)\b", (frag.before[-200:] + " " + frag.after[:200]).lower())
+        return (written is not None and written <= line) or near is not None
 
 
 # activations computed from others: printed values for them, after an example's inputs, are results to

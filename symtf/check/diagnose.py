@@ -112,6 +112,11 @@ def wrong_layer(side, ctx):
     return out
 
 
+def reversed_product(side, ctx):
+    """A product written in the other order (the other convention's habit): ``W^V X`` for ``X W^V``."""
+    return _replace_once(side, lambda n: n[0] == "mul" and n[3] == "*", lambda n: ("mul", n[2], n[1], n[3]))
+
+
 def missing_mask(side, ctx):
     """The causal mask left out: ``softmax`` for ``softmax^*``."""
     return _replace_once(side, lambda n: n[0] == "call" and n[1] == "softmax" and not n[2],
@@ -122,6 +127,7 @@ RULES = (
     ("missing 1/√d_head scale", missing_scale),
     ("W_Q and W_K (or Q and K) swapped", swapped_qk),
     ("a transposed factor", transposed),
+    ("the factors of a product in the wrong order", reversed_product),
     ("an index off by one", index_off_by_one),
     ("a wrong layer superscript", wrong_layer),
     ("the causal mask left out", missing_mask),

@@ -29,6 +29,7 @@ class Finding:
     diagnosis: str | None = None  # the small edit that reconciles a mismatch, when one does
     basis: str = ""  # what a verdict rests on: reference (the model), document, arithmetic, published (not reported)
     symbols: frozenset = frozenset()  # the symbols a claim is about, as anchoring keys (not reported)
+    defines: str = ""  # the symbol on the left of an equation (its definition, not reported)
 
     def __post_init__(self):
         if self.status not in STATUSES or self.rule not in RULES or self.kind not in KINDS:
