@@ -7,6 +7,7 @@ import numpy as np
 
 from .compare import expected_for, free_vars, judge, tolerance, walk
 from .context import TAGS, Context, kind_for
+from .diagnose import _star_all as _star
 from .diagnose import diagnose
 from .document import DocumentModel, deviations_in, meaning_from_prose, prose_blocks
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand
@@ -151,12 +152,15 @@ class DocumentChecker:
         not tie are used nowhere else (the profile's name is all the document says of them) and a small edit
         of the claim (a diagnosis) reconciles it with the reference. Otherwise the document may mean another
         model, and the claim is left unchecked with that reason."""
-        anchored, contested = set(), set()
+        anchored, contested, doubted = set(), set(), {}
         for f in self.findings:
             if f.basis == "reference" and f.kind == "claim":
                 if f.status == "verified":
                     anchored |= f.symbols
-                elif f.defines and not f.diagnosis and f.rule != "shape":  # well-formed, far from the reference
+                    continue
+                for key in f.symbols:
+                    doubted[key] = doubted.get(key, 0) + 1
+                if f.defines and not f.diagnosis and f.rule != "shape":  # well-formed, far from the reference
                     contested.add(f.defines)
         self.model.anchored = anchored
         self._consistent_shapes()
@@ -168,10 +172,13 @@ class DocumentChecker:
             loose = sorted(f.symbols - anchored)
             if not loose:
                 continue
-            doubted = [k for k in loose if k in contested]
-            if not doubted and (f.diagnosis or declared and "stated" in f.message):
-                continue  # a near miss, or a declared shape against the convention the document's own declarations set
-            why = (f"this document defines {', '.join('$' + k + '$' for k in doubted)} as something else" if doubted
+            others = [k for k in loose if k in contested]
+            if not others:
+                if f.diagnosis or (declared and "stated" in f.message):
+                    continue  # a near miss, or a declared shape against the document's own declared convention
+                if f.rule != "shape" and all(doubted.get(k, 0) <= 1 for k in loose):
+                    continue  # the profile's name is all the document says of them, and the shapes fit
+            why = (f"this document defines {', '.join('$' + k + '$' for k in others)} as something else" if others
                    else "no small edit reconciles it")
             f.status, f.expected, f.diagnosis = "unchecked", None, None
             f.message = (f"differs from the reference model ({f.message}); no verified claim of this document ties "
@@ -588,7 +595,8 @@ class DocumentChecker:
             link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
             expected = diagnosis = None
             if out.status == "mismatch":
-                found = diagnose(a, b, rel, out.ctx or ctx)
+                dev = self.model.deviation("no-causal-mask")
+                found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line))
                 diagnosis, expected = found if found else (None, expected_for(a, b, rel, out, ctx))
             syms = [n for n in walk([a, b]) if n[0] == "sym"]
             basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
@@ -627,17 +635,6 @@ def _tying(a, b) -> bool:
         n = n[1] if n[0] == "T" else n
         return (n[1], n[2] or n[3]) if n[0] == "sym" else None
     return {name(a), name(b)} == {("W", "U"), ("W", "E")} and "T" in (a[0], b[0])
-
-
-def _star(node):
-    """``node`` with every plain ``softmax`` made the causal ``softmax*``."""
-    if isinstance(node, tuple) and node and node[0] == "call" and node[1] == "softmax":
-        return ("call", "softmax", True, [_star(x) for x in node[3]])
-    if isinstance(node, tuple):
-        return tuple(_star(c) if isinstance(c, (tuple, list)) else c for c in node)
-    if isinstance(node, list):
-        return [_star(c) for c in node]
-    return node
 
 
 def _example_value(a, b) -> bool:
