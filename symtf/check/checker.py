@@ -174,7 +174,7 @@ class DocumentChecker:
                 continue
             others = [k for k in loose if k in contested]
             if not others:
-                if f.diagnosis or (declared and "stated" in f.message):
+                if f.diagnosis or (declared and _transposed_shape(f)):
                     continue  # a near miss, or a declared shape against the document's own declared convention
                 if f.rule != "shape" and all(doubted.get(k, 0) <= 1 for k in loose):
                     continue  # the profile's name is all the document says of them, and the shapes fit
@@ -486,7 +486,14 @@ class DocumentChecker:
             para = self.frags[k].before + " " + para
         prose = para if re.search(r"gpt|llama|bert|deepseek|transformer|model", para, re.I) else \
             para + " " + " ".join(frag.section)
-        sized = check_size_relation(line, text, exprs, rels, ctx, prose, self.own_sizes(ctx))
+        loose = sorted({_anchor_key(n) for n in walk(exprs) if n[0] == "sym"} & set(ctx.profile.get("ambiguous", ())) -
+                       set(self.model.meanings))
+        lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
+        sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else self.own_sizes(ctx))
+        if sized is not None and loose and any(f.status == "mismatch" for f in sized):
+            return self.add(line, text, "unchecked", "figures", f"{', '.join('$' + k + '$' for k in loose)} names "
+                            "different sizes in different documents (d_model or d_head, heads or head size) and this "
+                            "one does not say which: not compared with published figures")
         if sized is not None:
             self._remember_size(exprs, rels, line, ctx, sized)
             for f in sized:
@@ -619,6 +626,16 @@ class DocumentChecker:
 # activations computed from others: printed values for them, after an example's inputs, are results to
 # recompute (not supported), not new inputs
 _DERIVED = {"S", "s", "A", "a", "r", "o", "z", "m", r"\ell", "p", "Z", "O", "P", "L"}
+
+
+def _transposed_shape(f) -> bool:
+    """A stated shape that is the reference shape's transpose (``W^K`` declared d_k × d_model)."""
+    if "stated" not in f.message or not f.expected:
+        return False
+    def factors(text):
+        return [re.sub(r"\s|\{|\}|\\text|\\mathrm", "", x) for x in re.split(r"\\times", text.split(r"\mathbb{R}^")[-1])]
+    stated, model = factors(f.latex), factors(f.expected)
+    return len(stated) == 2 and stated != model and stated[::-1] == model
 
 
 def _anchor_key(node) -> str:

@@ -70,6 +70,14 @@ def tolerance(nodes) -> float | None:
     return 0.5 * 10.0 ** -min(digits) + 1e-12 if digits else None
 
 
+def _rounded_integer(node) -> float | None:
+    """Half a unit of the last nonzero digit of a lone printed whole number (22 → 0.5, 23000 → 500)."""
+    if node is None or node[0] != "num" or "." in node[2]:
+        return None
+    digits = node[2].rstrip("0")
+    return 0.5 * 10 ** (len(node[2]) - len(digits)) if digits else None
+
+
 def _dims(ctx, v):
     return Evaluator(ctx).dims(v)
 
@@ -103,6 +111,8 @@ def check_link(a, b, rel: str, ctx: Context) -> Outcome:
     heads = _head_vars([a, b], ctx)
     ranges = [range(1, (ctx.values.H if v in heads else ctx.default_range(v)) + 1) for v in names]
     tol = tolerance([a, b])
+    if tol is None and not any(n[0] == "sym" for n in walk([a, b])):
+        tol = _rounded_integer(b) or _rounded_integer(a)  # "28672 · 2 / 2550 = 22": prose rounds to the digits shown
     if rel == "≈" and tol is None:
         tol = 1e-6
     if rel not in ("=", "≈"):

@@ -121,11 +121,16 @@ def meaning_from_prose(key: str, line: int, before: str, after: str) -> Meaning 
     after_text, before_text = _plain_prose(after), _plain_prose(before[-_PROSE_CAP:])
     m = _AFTER.match(after_text)
     b = _BEFORE.search(before_text)
-    for at_start, at_end, entry in phrases:
-        hit = (at_start.match(m.group("phrase")) if m else None) or (at_end.search(b.group("phrase")) if b else None)
-        if hit:
-            return Meaning(key, entry["kind"], entry.get("what") or f"the {hit.group(0).strip()}", line,
-                           entry.get("size"))
+    if b and re.search(r"\b(is|are|denotes|represents)\b", before_text):
+        b = None  # "$V$ is the vocabulary size, $D$ ...": the phrase is said of the previous symbol
+    for text, pick in ((m.group("phrase") if m else None, 0), (b.group("phrase") if b else None, 1)):
+        if text is None:
+            continue
+        for at_start, at_end, entry in phrases:
+            hit = at_start.match(text) if pick == 0 else at_end.search(text)
+            if hit:
+                return Meaning(key, entry["kind"], entry.get("what") or f"the {hit.group(0).strip()}", line,
+                               entry.get("size"))
     if re.fullmatch(r"[a-z]|\\ell", key) and index_nouns.search(before_text):
         return Meaning(key, "index", "an index (" + index_nouns.search(before_text).group(0).strip() + ")", line)
     return None

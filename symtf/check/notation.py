@@ -39,6 +39,9 @@ COLUMN: dict = {
                  "z": "mlp_hidden", "m": "mlp_out", "x^(2)": "resid_post", "x^(2)_LN": "lnf", r"\ell": "logits",
                  "p": "probs"},
     },
+    # letters that name different sizes in different documents: a published figure is compared with them
+    # only where the document says what they are
+    "ambiguous": ["d", "h", "D", "N", "L", "V", "T", "P", "E"],
 }
 
 ROW: dict = {
@@ -56,6 +59,7 @@ ROW: dict = {
                  "S": "scores", "A": "pattern", "Z": "result", "O": "head_out", "X^(1)": "resid_mid",
                  "X^(1)_LN": "ln2", "H": None, "M": "mask", "X^(2)": "resid_post", "L": "logits", "P": "probs"},
     },
+    "ambiguous": ["d", "h", "D", "N", "L", "V", "T", "P", "E"],
 }
 
 PROFILES = {"column": COLUMN, "row": ROW}
