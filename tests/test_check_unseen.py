@@ -282,9 +282,9 @@ def test_mutants_of_the_unseen_documents_are_found_never_verified():
                    if line <= f.line <= line + 1 and (f.line, f.latex, f.status) not in before]
         assert not [f for f in changed if f.status == "verified"], (name, new, changed)
         found += any(f.status == "mismatch" for f in changed)
-    # measured: 51 of 54 single mutants of correct documents are mismatches; the other 3 change a quantity
-    # the document uses nowhere else (d_model under the root, the MLP's b_1 and b_2) into a form no small
-    # edit reconciles, and are unchecked with that reason
+    # measured: 51 of 54 single mutants of correct documents are mismatches; the other 3 (a head's V from W^K,
+    # the MLP's W_1/W_2 exchanged, σ² without the mean) change a quantity used in other unverified claims into
+    # a form no small edit reconciles, and are unchecked with that reason
     assert found >= 51
 
 

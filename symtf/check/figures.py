@@ -105,6 +105,7 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
             out.append(Finding(line, latex, "mismatch", "shape", f"{unparse(subject)}: stated {latex_shape(stated)}, "
                                f"the model has {latex_shape(derived)} (the axes are swapped; the sizes agree only "
                                f"because d_model = H d_head)", latex_shape(derived)))
+            out[-1].diagnosis = "a transposed shape"
             continue
         if good:
             out.append(Finding(line, latex, "verified", "shape", f"{name} is {latex_shape(good[0][2])}"))
@@ -115,6 +116,8 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
         elif verdict is Verdict.INCONSISTENT:
             out.append(Finding(line, latex, "mismatch", "shape", f"{name}: stated {latex_shape(stated)}, "
                                f"the model has {latex_shape(derived)} ({why})", latex_shape(derived)))
+            if len(stated) == 2 and tuple(stated)[::-1] == tuple(derived):
+                out[-1].diagnosis = "a transposed shape"
         elif ref.kind == "parameter" and dims.n in _free(stated) and dims.n_ctx in _free(derived):
             out.append(Finding(line, latex, "mismatch", "shape",
                                f"{name}: a parameter cannot depend on the input length n; the model's {name} is "
