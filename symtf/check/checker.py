@@ -10,13 +10,15 @@ from .context import TAGS, Context, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
 from .document import DocumentModel, deviations_in, meaning_from_prose, prose_blocks
-from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand
+from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
 from .extract import extract
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
 from .normalize import statements
 from .notation import COLUMN, ROW
 from .parse import ParseError, parse
 from .report import Finding
+from .macros import SEPARATOR, document_macros, simplify
+from .scalars import NotScalar, ScalarBook, judge_scalar, node_names, symbol_name, to_sympy
 from .unparse import unparse
 
 FUNCTION_DEFS = ("softmax", "LayerNorm", "ReLU", "GELU", "FFN", "MLP")
@@ -25,6 +27,10 @@ _MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{(.+)\}\s*")
 _FIGURE = re.compile(r"\s*~?\s*\d+(\.\d+)?\s*(\\,|\\ )?\s*(\\text\{)?[KMBT]\}?\s*")  # 85M, 1.5B
 _MASK = re.compile(r"softmax\}?\s*\^\s*\{?\*|\\infty|\+\s*M\b|\\text\{mask\}")
 _RELATION = re.compile(r"(?<!\\)=|\\approx|\\in\b|\\le|\\ge|<|>|\\ne")
+_MATRIXY = re.compile(r"\\top|\^\s*\{?\s*T\b|\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times|\\mathbf|\\boldsymbol|\\bm\b")
+# the letter a transpose, a membership with a matrix shape, or bold type is applied to
+_MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([A-Za-z])\s*\^\s*\{?\s*(?:\\top|T\b)|"
+                           r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
@@ -61,6 +67,8 @@ class DocumentChecker:
         self.findings: list[Finding] = []
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
+        self.macros = document_macros(text)
+        self.scalars = ScalarBook()  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
         self.primary = self.model.profile(self.primary)
         self.secondary = self.model.profile(self.secondary) if self.secondary else None
@@ -80,10 +88,12 @@ class DocumentChecker:
         for frag in self.frags:
             if model.mask_written is None and _MASK.search(frag.latex):
                 model.mask_written = frag.line
+            if _MATRIXY.search(frag.latex):  # \mathbf{X}, X^\top, X \in \mathbb{R}^{a \times b}: not a scalar
+                model.matrices |= {next(g for g in m.groups() if g) for m in _MATRIX_NAMES.finditer(frag.latex[:2000])}
             if len(frag.latex) > 200:
                 continue
             try:
-                exprs = parse(statements(frag.latex)[0].text)[1]
+                exprs = parse(statements(simplify(frag.latex, self.macros).split(SEPARATOR)[0])[0].text)[1]
             except (ParseError, IndexError, RecursionError):
                 continue
             node = exprs[0]
@@ -335,7 +345,8 @@ class DocumentChecker:
         if _RANGE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "recognized", "notation", "an index range", kind="mention")
         prev_last = None
-        for st in statements(frag.latex):
+        pieces = simplify(frag.latex, self.macros).split(SEPARATOR)
+        for st in (st for piece in pieces if piece.strip() for st in statements(piece)):
             line = frag.line + st.line_offset
             start = len(self.findings)
             kind = "claim" if _RELATION.search(st.text) else "mention"
@@ -549,7 +560,12 @@ class DocumentChecker:
             ctx = ctx.with_(condition=condition)
         for k, rel in enumerate(rels):
             a, b = exprs[k], exprs[k + 1]
+            if a is not None and not any(n[0] == "sym" for n in walk([a, b])) and \
+                    self._own_scalars(line, text, a, b, rel, rels, ctx):
+                continue  # printed numbers only: exact rational arithmetic
             out = judge(a, b, rel, ctx, fb)
+            if out.status == "unchecked" and self._own_scalars(line, text, a, b, rel, rels, ctx):
+                continue
             if out.status == "mismatch" and _tying(a, b):
                 self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
                          "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
@@ -611,6 +627,40 @@ class DocumentChecker:
                            basis=basis)
             if rel == "=" and a is not None and a[0] == "sym":
                 self.findings[-1].defines = _anchor_key(a)
+
+    def _own_scalars(self, line, text, a, b, rel, rels, ctx) -> bool:
+        """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
+        definition recorded, or judged in its own terms (:mod:`symtf.check.scalars`). True if a finding
+        was added."""
+        names = node_names(a) | node_names(b) if a is not None else set()
+        if {n.split("_")[0].split("^")[0] for n in names} & self.model.matrices or any(self._reference_matrix(n, ctx) for n in walk([a, b])
+                                               if n[0] == "sym"):
+            return False
+        link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
+        if rel == "=" and a[0] == "sym" and (a[3] is None or not a[3].isdigit()):
+            name = symbol_name(a)
+            if name not in self.scalars.values or self.scalars.values[name][0].is_number:
+                try:  # a first definition, or a new value of a setting (the document sweeps it)
+                    self.scalars.define(name, to_sympy(b), line)
+                except (NotScalar, ValueError, TypeError, ZeroDivisionError):
+                    return False
+                self.add(line, link, "unchecked", "definition", f"defines ${name}$ in the document's own terms "
+                         "(a definition: the claims after it are checked with it)")
+                return True
+        verdict = judge_scalar(a, b, rel, self.scalars)
+        if verdict is None:
+            return False
+        self.add(line, link, verdict.status, "numeric", verdict.message, verdict.expected)
+        self.findings[-1].basis = "document"
+        return True
+
+    def _reference_matrix(self, node, ctx) -> bool:
+        """Does the symbol name a vector or matrix of the reference model in this reading?"""
+        try:
+            ref = ctx.resolve(node, {"i": 1, "j": 1, "h": 1})
+        except Exception:  # noqa: BLE001 - any failure to resolve: not a reference quantity
+            return False
+        return not is_scalar(ref.value)
 
     def _mask_expected(self, frag, line: int) -> bool:
         """Has the document written the causal mask before ``line``, or does the prose around the fragment call

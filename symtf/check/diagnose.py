@@ -63,7 +63,7 @@ def transposed(side, ctx):
 def swapped_qk(side, ctx):
     """W_Q and W_K (or Q and K) exchanged."""
     text = repr(side)
-    if not re.search(r"'[QK]'", text):
+    if not re.search(r"'[QKqk]'", text):
         return []
     swap = {"Q": "K", "K": "Q", "q": "k", "k": "q"}
 

@@ -55,6 +55,7 @@ class DocumentModel:
     mask_written: int | None = None  # line where the document first writes a causal mask (softmax*, −∞, M)
     convention: str = ""
     anchored: set[str] = field(default_factory=set)
+    matrices: set[str] = field(default_factory=set)  # letters the document treats as vectors or matrices
 
     def deviation(self, dev_id: str) -> Deviation | None:
         return next((d for d in self.deviations if d.id == dev_id), None)

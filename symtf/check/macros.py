@@ -1,0 +1,91 @@
+r"""A fragment's LaTeX in the reading grammar's terms: the document's own macros expanded, typography dropped.
+
+Writers define macros (``\newcommand{\mbx}{\mathbf{x}}``), set symbols in bold or calligraphic type,
+colour them, and attach side conditions (``\forall t``, ``\quad\text{for } i \le n``). None of that
+changes what a claim says, so it is rewritten here before a fragment is parsed:
+
+- the document's argument-free macros (``\newcommand``, ``\renewcommand``, ``\def``,
+  ``\DeclareMathOperator``) are expanded, a bounded number of times;
+- ``\mathbf{x}``, ``\boldsymbol{x}``, ``\bm{x}``, ``\textbf{x}``, ``\mathrm{x}`` become the letter;
+  ``\mathcal{L}`` becomes a name of its own (``\text{cal L}``), never the plain letter;
+- colours, sizes and ``\underset``/``\overset``/``\underbrace`` labels are dropped;
+- ``\iff``, ``\implies``, ``\Rightarrow``, ``\quad`` separate statements (:data:`SEPARATOR`), except
+  inside an environment; a ``\forall`` or ``\text{for …}`` clause is dropped;
+- ``\begin{equation}`` and friends are unwrapped, ``\label{…}`` and ``\tag{…}`` removed;
+- a printed ``4.19e6`` / ``52\text{e}12`` is the number ``4.19 \cdot 10^{6}``; ``50{,}257`` is 50257;
+  a prime ``q'`` is the name ``q^{\prime}``.
+
+Each rewrite is a regular expression over one fragment (bounded by the fragment's length).
+"""
+from __future__ import annotations
+
+import re
+
+_MAX_MACROS = 200
+_MAX_PASSES = 4
+
+_DEFINE = re.compile(
+    r"\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator)\*?\s*\{?\s*(\\[A-Za-z]+)\s*\}?"
+    r"\s*(?:\[0\])?\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+    r"|\\def\s*(\\[A-Za-z]+)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+def document_macros(text: str) -> dict[str, str]:
+    """The document's argument-free macros: name (with its backslash) → body."""
+    out: dict[str, str] = {}
+    for m in _DEFINE.finditer(text):
+        name, body = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if "#" in body or len(out) >= _MAX_MACROS:
+            continue  # macros with arguments are left alone
+        out.setdefault(name, body)
+    return out
+
+
+_FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|textbf|mathrm|mathit|mathsf|mathbfit|vec|operatorname\*?)\s*\{\s*"
+                   r"((?:[^{}]|\{[^{}]*\})*)\}")
+_BOLD_SHORT = re.compile(r"\\(?:bf|rm|it)\s+")
+_CAL = re.compile(r"\\(?:mathcal|mathscr|mathfrak|cal)\s*\{?\s*([A-Za-z])\s*\}?")
+_DROP_ARG = re.compile(r"\\(?:color|label|tag|vphantom|hphantom|phantom)\s*\{[^{}]*\}|\\textcolor\s*\{[^{}]*\}|"
+                       r"\\(?:small|tiny|large|Large|big|Big|bigg|Bigg|displaystyle|textstyle|scriptstyle|"
+                       r"nonumber|notag|limits|nolimits|blue|red|green)\b(?![a-zA-Z])")
+_OVER = re.compile(r"\\(?:underset|overset|stackrel)\s*\{[^{}]*\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BRACE = re.compile(r"\\(?:underbrace|overbrace)\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*(?:[_^]\s*\{(?:[^{}]|\{[^{}]*\})*\})?")
+_ENV = re.compile(r"\\(?:begin|end)\s*\{equation\*?\}")
+SEPARATOR = "\x00"  # between two statements of one fragment (``a = b \quad c = d``)
+_SEPARATE = re.compile(r"\\(?:iff|implies|Rightarrow|Longrightarrow|Leftrightarrow|quad|qquad)(?![a-zA-Z])")
+_FORALL = re.compile(r"\(?\s*(?:\\forall|\\text\s*\{\s*(?:for|where|if|when|with|s\.t\.)(?:\s[^{}]*)?\})"
+                     r"[^&]*?(?=\\\\|&|$)\)?")
+_E_NOTATION = re.compile(r"(\d(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
+_THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
+_PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
+
+
+def simplify(latex: str, macros: dict[str, str] | None = None) -> str:
+    """``latex`` rewritten for the reading grammar (see the module docstring); bounded work."""
+    text = latex
+    if macros:
+        names = sorted(macros, key=len, reverse=True)
+        pattern = re.compile("|".join(re.escape(n) for n in names) + r"(?![A-Za-z])")
+        for _ in range(_MAX_PASSES):
+            new = pattern.sub(lambda m: " " + macros[m.group(0)] + " ", text)
+            if new == text:
+                break
+            text = new[: 4 * len(latex) + 200]  # an expansion may not blow a fragment up
+    text = _ENV.sub(" ", text)
+    text = _DROP_ARG.sub(" ", text)
+    text = _OVER.sub(r"\1", text)
+    text = _BRACE.sub(r"\1", text)
+    for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}
+        new = _FONT.sub(r"\1", text)
+        if new == text:
+            break
+        text = new
+    text = _BOLD_SHORT.sub("", text)
+    text = _CAL.sub(r"\\text{cal \1}", text)
+    text = _FORALL.sub(" ", text)
+    text = _SEPARATE.sub(" " if r"\begin" in text else f" {SEPARATOR} ", text)
+    text = _E_NOTATION.sub(r"\1 \\cdot 10^{\2}", text)
+    text = _THOUSANDS.sub("", text)
+    text = _PRIME.sub(r"^{\\prime}", text)
+    text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
+    return text

@@ -1,0 +1,180 @@
+r"""Claims about the document's own scalar quantities, judged in the document's own terms.
+
+Many equations of a post are not about the reference model at all: ``T_\text{math} = 2BLDF / C``,
+``128 \cdot (3/4)^2 = 72``, ``4 \cdot 12 \cdot 768^2``. Their letters mean what the document says (a batch
+size, a number of chips ...). Such a claim is read into SymPy (exact rationals for printed numbers, a
+positive symbol for each letter as written), the document's own earlier values and definitions are
+substituted, and then:
+
+- both sides are numbers: the relation is decided exactly; a printed number counts as equal when it is
+  the exact value rounded or cut to the digits it shows (``= 22`` for 22.49, ``\approx 1.5`` for 1.557);
+- ``a - b`` simplifies to 0: the identity holds symbolically (SymPy; a proof for positive symbols);
+- otherwise: not decided (unchecked, with how far apart the sides are). A symbolic difference is never a
+  mismatch here: the document may mean an approximation it does not spell out.
+
+A lone symbol set equal to an expression, the first time, is the document's definition of it, recorded
+for the claims after it. Work is bounded: expressions above a size or with huge exponents are not judged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+_MAX_OPS = 200  # SymPy operations per side: larger expressions are not judged
+_MAX_EXP = 64  # exponents beyond this are not expanded (2^{10^9} stays unjudged)
+
+
+class NotScalar(Exception):
+    """The expression is not a plain scalar expression (a matrix operation, a sum, a call ...)."""
+
+
+@dataclass
+class ScalarBook:
+    """The document's scalar values and definitions, in reading order (symbol name → expression, line)."""
+
+    values: dict = field(default_factory=dict)
+
+    def define(self, name: str, expr: sp.Expr, line: int) -> None:
+        self.values[name] = (expr, line)
+
+    def substituted(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` with the document's definitions applied (twice: a definition may use another)."""
+        for _ in range(2):
+            subs = {s: self.values[s.name][0] for s in expr.free_symbols if s.name in self.values}
+            if not subs:
+                break
+            expr = expr.xreplace(subs)
+        return expr
+
+
+def symbol_name(node) -> str:
+    """A document symbol as written: base, then ``_sub`` and ``^sup`` (``T_math``, ``W^K``)."""
+    _, base, sub, sup = node
+    return base + (f"_{sub}" if sub else "") + (f"^{sup}" if sup else "")
+
+
+def to_sympy(node) -> sp.Expr:
+    """The scalar SymPy expression of a parsed node; :class:`NotScalar` if it is not one."""
+    kind = node[0]
+    if kind == "num":
+        return sp.Rational(node[2])
+    if kind == "sym":
+        _, base, sub, sup = node
+        if sup is not None and sup.isdigit() and len(sup) <= 2:  # d_\text{model}^2: a power
+            return sp.Symbol(symbol_name(("sym", base, sub, None)), positive=True) ** int(sup)
+        return sp.Symbol(symbol_name(node), positive=True)
+    if kind == "neg":
+        return -to_sympy(node[1])
+    if kind == "add":
+        return sp.Add(*[s * to_sympy(t) for t, s in zip(node[1], node[2])])
+    if kind == "mul":
+        a, b = to_sympy(node[1]), to_sympy(node[2])
+        if node[3] in ("*", "×", "·"):
+            return a * b
+        if node[3] == "/":
+            return a / b
+        raise NotScalar(f"the product {node[3]} is not a scalar one")
+    if kind == "frac":
+        return to_sympy(node[1]) / to_sympy(node[2])
+    if kind == "pow":
+        base, exp = to_sympy(node[1]), to_sympy(node[2])
+        if exp.is_number and abs(exp) > _MAX_EXP:
+            raise NotScalar("an exponent too large to judge")
+        return base ** exp
+    if kind == "sqrt":
+        return sp.sqrt(to_sympy(node[1]))
+    raise NotScalar(f"a {kind} is not a plain scalar expression")
+
+
+def _last_digit(node) -> sp.Rational | None:
+    """One unit of the last significant digit of a printed number (0.731 → 1/1000, 23000 → 1000)."""
+    if node is not None and node[0] == "mul" and node[3] == "*" and node[2][0] == "pow" and \
+            node[2][1][0] == "num" and node[2][1][2] == "10" and node[2][2][0] == "num":
+        head = _last_digit(node[1])  # 4.2 \cdot 10^{9}: the mantissa's last digit, scaled
+        return None if head is None else head * sp.Integer(10) ** int(node[2][2][2])
+    if node is None or node[0] != "num":
+        return None
+    text = node[2]
+    if "." in text:
+        return sp.Rational(1, 10 ** len(text.split(".")[1]))
+    digits = text.rstrip("0")
+    return sp.Integer(10) ** (len(text) - len(digits)) if digits else None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # verified, mismatch, unchecked
+    message: str
+    expected: str | None = None
+
+
+def judge_scalar(a_node, b_node, rel: str, book: ScalarBook) -> Verdict | None:
+    """The verdict on ``a rel b`` in the document's own terms, or None if the sides are not scalars."""
+    try:
+        a, b = to_sympy(a_node), to_sympy(b_node)
+    except (NotScalar, ValueError, TypeError, ZeroDivisionError):
+        return None
+    if sp.count_ops(a) > _MAX_OPS or sp.count_ops(b) > _MAX_OPS:
+        return Verdict("unchecked", "too large an expression to judge")
+    a, b = book.substituted(a), book.substituted(b)
+    used = sorted(n for n in node_names(a_node) | node_names(b_node) if n in book.values)
+    where = f" with this document's {', '.join(f'{n} (line {book.values[n][1]})' for n in used)}" if used else ""
+    if a.is_number and b.is_number:
+        return _numbers(a, b, rel, a_node, b_node, where)
+    if rel not in ("=", "≈"):
+        return Verdict("unchecked", f"the relation {rel} between symbolic quantities is not checked")
+    try:
+        gap = sp.simplify(a - b)
+    except (TypeError, ValueError, RecursionError):
+        return Verdict("unchecked", "SymPy could not simplify the difference")
+    if gap == 0:
+        return Verdict("verified", f"holds symbolically{where} (SymPy: the two sides simplify to the same expression)")
+    return Verdict("unchecked", f"not an identity of the letters as written{where}: the sides differ by "
+                   f"{sp.sstr(gap)[:80]} (an approximation or a meaning the document does not spell out?)")
+
+
+def node_names(node) -> set[str]:
+    """The names of the symbols of a parsed node (powers written as superscripts folded into their base)."""
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple) and n:
+            if n[0] == "sym":
+                out.add(symbol_name(("sym", n[1], n[2], None if (n[3] or "").isdigit() else n[3])))
+            else:
+                stack.extend(c for c in n[1:] if isinstance(c, (tuple, list)))
+        elif isinstance(n, list):
+            stack.extend(n)
+    return out
+
+
+def _numbers(a, b, rel, a_node, b_node, where) -> Verdict:
+    """Two numbers: exact, or equal to the digits a printed side shows (rounded or cut)."""
+    exact_a, exact_b = sp.nsimplify(a), sp.nsimplify(b)
+    units = [u for u in (_last_digit(b_node), _last_digit(a_node)) if u is not None]
+    unit = max(units) if units else None
+    gap = abs(exact_a - exact_b)
+    shown = f"{_show(exact_a)} and {_show(exact_b)}"
+    ops = {"<": exact_a < exact_b, ">": exact_a > exact_b, "≤": exact_a <= exact_b, "≥": exact_a >= exact_b,
+           "≠": gap != 0}
+    if rel in ops:
+        ok = bool(ops[rel])
+        return Verdict("verified" if ok else "mismatch", f"{'holds' if ok else 'does not hold'}: the sides are "
+                       f"{shown}{where}")
+    if rel not in ("=", "≈"):
+        return Verdict("unchecked", f"the relation {rel} is not checked")
+    if gap == 0:
+        return Verdict("verified", f"holds exactly{where} (exact rational arithmetic)")
+    if unit is not None and gap < unit:
+        return Verdict("verified", f"holds to the digits printed{where} (the exact value is {_show(exact_a)}; "
+                       f"rounded or cut to one unit of {_show(unit)})")
+    value = _show(exact_a if _last_digit(b_node) is not None else exact_b)
+    return Verdict("mismatch", f"does not hold{where}: the sides are {shown}", value)
+
+
+def _show(x) -> str:
+    """A number as a writer would print it: a whole number in full, else six significant digits."""
+    if x.is_Integer or (x.is_Rational and x.q == 1):
+        return str(int(x))
+    return f"{float(x):.6g}"
