@@ -345,8 +345,8 @@ class DocumentChecker:
         if _RANGE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "recognized", "notation", "an index range", kind="mention")
         prev_last = None
-        pieces = simplify(frag.latex, self.macros).split(SEPARATOR)
-        for st in (st for piece in pieces if piece.strip() for st in statements(piece)):
+        pieces = [p for p in simplify(frag.latex, self.macros).split(SEPARATOR) if p.strip()] or [frag.latex]
+        for st in (st for piece in pieces for st in statements(piece)):
             line = frag.line + st.line_offset
             start = len(self.findings)
             kind = "claim" if _RELATION.search(st.text) else "mention"
@@ -633,6 +633,8 @@ class DocumentChecker:
         definition recorded, or judged in its own terms (:mod:`symtf.check.scalars`). True if a finding
         was added."""
         names = node_names(a) | node_names(b) if a is not None else set()
+        if any(n.startswith("\\text") for n in names):
+            return False  # words (king − man + woman): vectors or units, not the document's scalar letters
         if {n.split("_")[0].split("^")[0] for n in names} & self.model.matrices or any(self._reference_matrix(n, ctx) for n in walk([a, b])
                                                if n[0] == "sym"):
             return False
@@ -650,7 +652,10 @@ class DocumentChecker:
         verdict = judge_scalar(a, b, rel, self.scalars)
         if verdict is None:
             return False
-        self.add(line, link, verdict.status, "numeric", verdict.message, verdict.expected)
+        expected = verdict.expected
+        if expected is not None:
+            expected = unparse(("chain", [a, ("num", 0.0, expected)], [rel]))
+        self.add(line, link, verdict.status, "numeric", verdict.message, expected)
         self.findings[-1].basis = "document"
         return True
 

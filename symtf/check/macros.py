@@ -75,8 +75,9 @@ def simplify(latex: str, macros: dict[str, str] | None = None) -> str:
     text = _DROP_ARG.sub(" ", text)
     text = _OVER.sub(r"\1", text)
     text = _BRACE.sub(r"\1", text)
-    for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}
-        new = _FONT.sub(r"\1", text)
+    for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}; a word in a font is a name (\mathrm{softmax})
+        new = _FONT.sub(lambda m: m.group(1) if not re.fullmatch(r"\s*[A-Za-z]{2,}\s*", m.group(1)) else
+                        r"\text{" + m.group(1).strip() + "}", text)
         if new == text:
             break
         text = new

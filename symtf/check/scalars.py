@@ -99,7 +99,9 @@ def _last_digit(node) -> sp.Rational | None:
     if "." in text:
         return sp.Rational(1, 10 ** len(text.split(".")[1]))
     digits = text.rstrip("0")
-    return sp.Integer(10) ** (len(text) - len(digits)) if digits else None
+    zeros = len(text) - len(digits)
+    # 23000 is rounded to thousands; 7077880 is a whole number as printed (one or two zeros may be exact)
+    return sp.Integer(10) ** zeros if digits and zeros >= 3 else sp.Integer(1)
 
 
 @dataclass(frozen=True)
