@@ -73,7 +73,6 @@ class DocumentChecker:
         self.primary = self.model.profile(self.primary)
         self.secondary = self.model.profile(self.secondary) if self.secondary else None
         self.model.convention = self.primary.get("convention", "")
-        self.names_models = bool(re.search(r"gpt|llama|bert|deepseek", text, re.I))  # one pass, kept
         self.size_names = set(re.findall(r"n_\{?(?:\\text\{)?([a-z]+)", text))  # n_vocab, n_ctx ... written
         # sections that define the score matrix S with −∞ above the diagonal (the masked reading of S)
         self.masked_sections = {f.section for f in self.frags if re.match(r"\s*S\s*=", f.latex) and "infty" in f.latex}
@@ -495,8 +494,7 @@ class DocumentChecker:
             if self.frags[k].block != frag.block:
                 break
             para = self.frags[k].before + " " + para
-        prose = para if re.search(r"gpt|llama|bert|deepseek|transformer|model", para, re.I) else \
-            para + " " + " ".join(frag.section)
+        prose = para + " " + " ".join(frag.section)  # the model a sentence or its section names
         loose = sorted({_anchor_key(n) for n in walk(exprs) if n[0] == "sym"} & set(ctx.profile.get("ambiguous", ())) -
                        set(self.model.meanings))
         lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)

@@ -166,27 +166,48 @@ def _rounds_to(count: int, published: str) -> bool:
     return value in (exact.quantize(value, rounding=ROUND_HALF_UP), exact.quantize(value, rounding=ROUND_DOWN))
 
 
-# Published figures of models outside the GPT parameter formula (MoE / multi-head latent attention):
-# checked as published, never derived. Source: config.json of deepseek-ai/DeepSeek-V3 and its model card.
-_DEEPSEEK_SRC = "config.json of deepseek-ai/DeepSeek-V3"
-PUBLISHED = {
-    "deepseekv3": {
-        "name": "DeepSeek-V3",
-        "total": ("671B", "671B total parameters (37B activated per token), as published"),
-        "d_model": (7168, f"hidden_size = 7168 ({_DEEPSEEK_SRC})"),
-        "n_heads": (128, f"num_attention_heads = 128 ({_DEEPSEEK_SRC})"),
-        "d_mlp": ({18432: "intermediate_size = 18432, the dense layers' MLP",
-                   2048: "moe_intermediate_size = 2048, one routed expert's MLP"}, _DEEPSEEK_SRC),
-        "d_head": ({128: "v_head_dim = 128 (value heads); query/key heads are 192 = 128 + 64",
-                    192: "query/key heads: qk_nope_head_dim + qk_rope_head_dim = 128 + 64 = 192; value heads are 128"},
-                   "DeepSeek-V3 uses multi-head latent attention, whose heads are not d_model / H = 7168/128 = 56 "
-                   "wide: value heads have v_head_dim = 128 and query/key heads qk_nope_head_dim + qk_rope_head_dim "
-                   f"= 128 + 64 = 192 ({_DEEPSEEK_SRC})", "128 (value heads), 192 (query/key heads)"),
-        "n_layers": (61, f"num_hidden_layers = 61 ({_DEEPSEEK_SRC})"),
-        "n_vocab": (129280, f"vocab_size = 129280 ({_DEEPSEEK_SRC})"),
-        "n_ctx": (163840, f"max_position_embeddings = 163840 ({_DEEPSEEK_SRC})"),
-    },
-}
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _entry(name: str, field: str, spec, source: str):
+    """A published field as the checker uses it: (value, note) or ({value: what}, note, expected)."""
+    if isinstance(spec, dict):
+        values = {int(k): f"{v} ({source})" for k, v in spec["values"].items()}
+        note = f"{name} uses {spec['note']} ({source})" if "note" in spec else source
+        return (values, note, spec.get("expected", ", ".join(str(k) for k in values)))
+    return (spec, f"{field} = {spec} ({source})")
+
+
+def _load_published() -> dict:
+    """Published configurations by every normalised name: data/published.yaml, and LLaMA-2 (symtf.llama)."""
+    from importlib import resources
+
+    import yaml
+
+    from ..llama import LLAMA2
+
+    raw = yaml.safe_load(resources.files("symtf.check.data").joinpath("published.yaml").read_text(encoding="utf-8"))
+    out = {}
+    for spec in raw.values():
+        pub = {"name": spec["name"], "total": (spec["total"], spec.get("total_note", f"{spec['total']} parameters, "
+                                                                     f"as published ({spec['source']})"))}
+        for field in ("d_model", "d_mlp", "n_heads", "d_head", "n_layers", "n_vocab", "n_ctx"):
+            if field in spec:
+                pub[field] = _entry(spec["name"], field, spec[field], spec["source"])
+        for name in spec["names"]:
+            out[_norm(name)] = pub
+    for cfg in LLAMA2.values():
+        size = cfg.nominal
+        pub = {"name": cfg.name, "total": (f"{size}", f"{cfg.name}: {size} parameters as named ({cfg.source})")}
+        for field in ("d_model", "d_mlp", "n_heads", "d_head", "n_layers", "n_vocab"):
+            pub[field] = (getattr(cfg, field), f"{field} = {getattr(cfg, field)} ({cfg.source})")
+        for name in (f"Llama 2 {size}", f"Llama-2-{size}", f"LLaMA 2 {size}"):
+            out[_norm(name)] = pub
+    return out
+
+
+PUBLISHED = _load_published()
 
 
 def _key(header: str) -> str:
@@ -240,15 +261,14 @@ def _check_published(line, text, field, pub) -> Finding:
             return Finding(line, text, "unparsed", "figures", str(exc))
         ok = value * unit == want * wunit
         return Finding(line, text, "verified" if ok else "mismatch", "figures",
-                       f"{pub['name']}: {entry[1]} (a published figure; the GPT parameter formula does not apply "
-                       f"to a mixture-of-experts model)", None if ok else entry[0])
+                       f"{pub['name']}: {entry[1]} (a published figure)", None if ok else entry[0])
     try:
         got = int(text.replace(",", ""))
     except ValueError:
         return Finding(line, text, "unparsed", "figures", f"{text!r} is not a whole number")
     if isinstance(entry[0], dict):  # several published values, each for a stated part of the model
         if got in entry[0]:
-            return Finding(line, text, "verified", "figures", f"{pub['name']}: {entry[0][got]} ({_DEEPSEEK_SRC})")
+            return Finding(line, text, "verified", "figures", f"{pub['name']}: {entry[0][got]}")
         expected = entry[2] if len(entry) > 2 else ", ".join(str(k) for k in entry[0])
         return Finding(line, text, "mismatch", "figures", f"{pub['name']}: {got} is not a published {field}. "
                        + (entry[1] if len(entry) > 2 else f"published: {expected} ({entry[1]})"), expected)
@@ -339,7 +359,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         return None
     own = own or {}
     named = _named_configs(prose)
-    published = [pub for key, pub in PUBLISHED.items() if key in re.sub(r"[^a-z0-9]", "", prose.lower())]
+    flat = _norm(prose)
+    published = [pub for key, pub in PUBLISHED.items() if key in flat]
     out = []
     for a, b, rel, ea, eb in zip(sides, sides[1:], rels, exprs, exprs[1:]):
         text = unparse(("chain", [ea, eb], [rel])) if len(rels) > 1 else latex
