@@ -161,7 +161,7 @@ class DocumentChecker:
         not tie are used nowhere else (the profile's name is all the document says of them) and a small edit
         of the claim (a diagnosis) reconciles it with the reference. Otherwise the document may mean another
         model, and the claim is left unchecked with that reason."""
-        anchored, contested, doubted = set(), set(), {}
+        anchored, contested, doubted = set(), {}, {}
         for f in self.findings:
             if f.basis == "reference" and f.kind == "claim":
                 if f.status == "verified":
@@ -170,7 +170,7 @@ class DocumentChecker:
                 for key in f.symbols:
                     doubted[key] = doubted.get(key, 0) + 1
                 if f.defines and not f.diagnosis and f.rule != "shape":  # well-formed, far from the reference
-                    contested.add(f.defines)
+                    contested.setdefault(f.defines, set()).add(id(f))
         self.model.anchored = anchored
         self._consistent_shapes()
         declared = any(f.rule == "shape" and f.status == "verified" and f.basis == "reference" and "stated" not in
@@ -181,7 +181,7 @@ class DocumentChecker:
             loose = sorted(f.symbols - anchored)
             if not loose:
                 continue
-            others = [k for k in loose if k in contested]
+            others = [k for k in loose if contested.get(k, set()) - {id(f)}]  # defined so in another claim
             if not others:
                 if f.diagnosis and (f.diagnosis != "a transposed shape" or declared):
                     continue  # a near miss, or a declared shape against the document's own declared convention
