@@ -23,7 +23,7 @@ from .unparse import unparse
 
 FUNCTION_DEFS = ("softmax", "LayerNorm", "ReLU", "GELU", "FFN", "MLP")
 _OPERATOR = re.compile(r"\s*\\(odot|times|cdot|circ|otimes|oplus)\s*")
-_MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{(.+)\}\s*")
+_MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*(?:\{(.+)\}|([A-Za-z0-9]))\s*[.,]?\s*")
 _FIGURE = re.compile(r"\s*~?\s*\d+(\.\d+)?\s*(\\,|\\ )?\s*(\\text\{)?[KMBT]\}?\s*")  # 85M, 1.5B
 _MASK = re.compile(r"softmax\}?\s*\^\s*\{?\*|\\infty|\+\s*M\b|\\text\{mask\}")
 _RELATION = re.compile(r"(?<!\\)=|\\approx|\\in\b|\\le|\\ge|<|>|\\ne")
@@ -352,7 +352,8 @@ class DocumentChecker:
             member = _MEMBER.fullmatch(st.text)
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
                 try:
-                    subject, stated = parse(member.group(1))[1][0], parse(member.group(2))[1][0]
+                    subject = parse(member.group(1))[1][0]
+                    stated = parse(member.group(2) or member.group(3))[1][0]
                 except ParseError as exc:
                     self.add(line, st.text, "unparsed", "shape", f"cannot parse: {exc}")
                     continue

@@ -61,8 +61,12 @@ def to_sympy(node) -> sp.Expr:
         return sp.Rational(node[2])
     if kind == "sym":
         _, base, sub, sup = node
-        if sup is not None and sup.isdigit() and len(sup) <= 2:  # d_\text{model}^2: a power
-            return sp.Symbol(symbol_name(("sym", base, sub, None)), positive=True) ** int(sup)
+        if sup is not None and sup.isdigit():  # d_\text{model}^2, e^{1000}: a power
+            if int(sup) > _MAX_EXP:
+                raise NotScalar("an exponent too large to judge")
+            return to_sympy(("sym", base, sub, None)) ** int(sup)
+        if base == "e" and sub is None and sup is None:
+            return sp.E  # Euler's number: e^{x} is the exponential
         return sp.Symbol(symbol_name(node), positive=True)
     if kind == "neg":
         return -to_sympy(node[1])
