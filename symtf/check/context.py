@@ -22,8 +22,6 @@ from .evaluate import BadRef, CheckError, Unknown, expand, index_value, is_scala
 TAGS = {"W": {"E", "pos", "P", "Q", "K", "V", "O", "U", "1", "2"}, "b": {"1", "2", "Q", "K", "V", "O"},
         "d": {"model", "head", "mlp", "vocab", "k", "v", "ff"}, "n": {"vocab", "ctx", "layers", "heads"},
         "x": {"LN"}, "X": {"LN", "MLP"}, "z": {"pre"}, "Z": {"MLP"}}
-SECTION_RULES = ((r"zero[- ]layer", "zero"), (r"simplif", "simplified"),
-                 (r"full|multi-?head|multiple heads|attention matrix|multilayer|\bmlp\b", "full"))
 INDEX_LETTERS = ("i", "j", "h")
 
 
@@ -400,10 +398,20 @@ def _split_indices(text: str, wanted: int) -> list[str]:
     return [text]
 
 
+@lru_cache(maxsize=1)
+def _model_kinds() -> tuple:
+    from importlib import resources
+
+    import yaml
+
+    data = yaml.safe_load(resources.files("symtf.check.data").joinpath("meanings.yaml").read_text(encoding="utf-8"))
+    return tuple((re.compile(k["phrase"], re.I), k["kind"]) for k in data["model_kinds"])
+
+
 def kind_for(section: tuple[str, ...]) -> str | None:
-    """The model kind a heading path names (the outermost heading that names one), or None."""
+    """The model kind a heading path names (the outermost heading that names one; data/meanings.yaml), or None."""
     for title in section:
-        for pattern, kind in SECTION_RULES:
-            if re.search(pattern, title, re.I):
+        for pattern, kind in _model_kinds():
+            if pattern.search(title):
                 return kind
     return None
