@@ -114,8 +114,9 @@ def test_latex_environments_comments_verbatim():
     ])
     reading = read(doc, "latex")
     assert [(f.line, f.latex.strip()) for f in reading.fragments] == [
+        (4, "b"),  # a heading's math is a fragment, as in Markdown
         (5, "a"), (5, "c"), (6, "d"), (7, "e"), (8, r"\begin{gather}" + "\nf \\\\ g\n" + r"\end{gather}"), (14, "h")]
-    assert reading.fragments[0].section == ("A $b$",)
+    assert reading.fragments[1].section == ("A $b$",)
 
 
 def test_latex_table_cells():

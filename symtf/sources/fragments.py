@@ -54,31 +54,52 @@ class Reading:
     where: dict[int, str] = field(default_factory=dict)  # file line -> finer location, where the format has one
     section: list[tuple[int, str]] = field(default_factory=list)  # (level, title)
     block: int = 0
+    #: (first line, text) of each block of prose, its math as ``$…$``: the document's sentences in any
+    #: format (what a reader of the prose around the math needs; a notebook's JSON is not prose)
+    blocks: list[tuple[int, str]] = field(default_factory=list)
     _prose: str = ""  # prose since the last fragment of the current block
     _last: Fragment | None = None  # the last fragment of the current block
+    _text: list[str] = field(default_factory=list)  # the current block's text
+    _line: int | None = None  # the current block's first line
 
     def heading(self, level: int, title: str) -> None:
         self.end_block()
         self.section = [s for s in self.section if s[0] < level] + [(level, " ".join(title.split()))]
 
-    def start_block(self) -> None:
-        """A new paragraph, table cell or display: prose does not carry over from the previous one."""
+    def start_block(self, line: int | None = None) -> None:
+        """A new paragraph, table cell or display (starting at ``line`` where the reader knows it):
+        prose does not carry over from the previous one."""
         self.end_block()
         self.block += 1
+        self._line = line
 
     def end_block(self) -> None:
         if self._last is not None:
             self._last.after = self._prose
         self._last, self._prose = None, ""
+        text = " ".join("".join(self._text).split())
+        if text and self._line is not None:
+            self.blocks.append((self._line, text))
+        self._text, self._line = [], None
 
-    def prose(self, text: str) -> None:
+    def prose(self, text: str, line: int | None = None) -> None:
         self._prose += text
+        self._text.append(text)
+        if text.strip():
+            self.starts_at(line)
+
+    def starts_at(self, line: int | None) -> None:
+        """The current block's first line is ``line``, unless one is known already."""
+        if self._line is None:
+            self._line = line
 
     def math(self, line: int, latex: str, display: bool = False,
              cell: tuple[int, int, int] | None = None) -> Fragment:
         """A fragment in the current block, at ``line``: where its opening delimiter is."""
         frag = Fragment(line, latex, display, tuple(s[1] for s in self.section), self.block,
                         before=self._prose, cell=cell)
+        self._text.append(f"${latex}$")
+        self.starts_at(line)
         if self._last is not None:
             self._last.after = self._prose
         self.fragments.append(frag)

@@ -40,6 +40,8 @@ class _MathFinder(HTMLParser):
             elif data.strip():
                 self.reading.math(line, data)
         elif not self.opaque and data.strip():
+            lead = len(data) - len(data.lstrip())
+            self.reading.starts_at(line + data[:lead].count("\n"))
             self.reader.inline(data, self.reading, line)
 
 

@@ -65,7 +65,7 @@ class LatexReader:
             if node is None or isinstance(node, LatexCommentNode):
                 continue
             if isinstance(node, LatexCharsNode):
-                self.chars(node.chars)
+                self.chars(node.chars, node.pos)
             elif isinstance(node, LatexMathNode):
                 self.math(node)
             elif isinstance(node, LatexEnvironmentNode):
@@ -77,17 +77,20 @@ class LatexReader:
             elif isinstance(node, LatexSpecialsNode):
                 self.text(" " if node.specials_chars == "~" else node.specials_chars)
 
-    def text(self, text: str) -> None:
-        self.reading.prose(text)
+    def text(self, text: str, line: int | None = None) -> None:
+        self.reading.prose(text, line)
         if self.plain is not None:
             self.plain.append(text)
 
-    def chars(self, chars: str) -> None:
-        paragraphs = chars.replace("\r", "").split("\n\n")
-        for k, para in enumerate(paragraphs):
+    def chars(self, chars: str, pos: int) -> None:
+        line = self.line(pos)
+        for k, para in enumerate(chars.replace("\r", "").split("\n\n")):
             if k and self.cell is None:
                 self.reading.start_block()  # a blank line ends the paragraph
-            self.text(" ".join(para.split("\n")) if para.strip() else (" " if para else ""))
+            lead = len(para) - len(para.lstrip())
+            self.text(" ".join(para.split("\n")) if para.strip() else (" " if para else ""),
+                      line + para[:lead].count("\n"))
+            line += para.count("\n") + 2
 
     def math(self, node: LatexMathNode) -> None:
         open_, close = node.delimiters
@@ -119,7 +122,10 @@ class LatexReader:
         args = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
         if name in HEADINGS:
             title = args[-1] if args else None
-            self.reading.heading(HEADINGS[name], _title(title.nodelist if isinstance(title, LatexGroupNode) else []))
+            nodes = title.nodelist if isinstance(title, LatexGroupNode) else []
+            self.reading.heading(HEADINGS[name], _title(nodes))
+            self.reading.start_block(self.line(node.pos))  # the title is a block, its math fragments,
+            self.walk(nodes)  # as a Markdown heading's are
             self.reading.start_block()
         elif name in ("item", "par"):
             self.reading.start_block()

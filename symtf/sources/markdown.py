@@ -117,11 +117,11 @@ class MarkdownReader:
             elif kind in ("fence", "colon_fence") and self.dialect.fence is not None:
                 self.dialect.fence(self, tok, line, reading)
             elif kind == "html_block":
-                reading.start_block()
+                reading.start_block()  # its first line of text says where its prose starts
                 read_html(tok.content, self, reading, line)
                 reading.end_block()
             elif kind == "inline" and tok.children is not None:
-                reading.start_block()
+                reading.start_block(line)
                 pieces = self._inline(tok.children, reading, line, cell)
                 if reading.tables and cell is not None:
                     row_cells.append("".join(pieces).strip())
@@ -130,7 +130,7 @@ class MarkdownReader:
     def _math_block(self, tok: Token, reading: Reading, line: int) -> None:
         content = tok.content
         if tok.markup == "$$" and "$$" in content and "\n" not in content.strip():
-            reading.start_block()  # "$$a$$ text $$b$$" on one line: kramdown's inline math
+            reading.start_block(line)  # "$$a$$ text $$b$$" on one line: kramdown's inline math
             for k, piece in enumerate(content.split("$$")):
                 if k % 2 == 0 and piece.strip():
                     reading.math(line, piece)
