@@ -245,3 +245,25 @@ def test_a_shape_cell_without_a_subject_is_not_lost(subject):
 def test_a_continuation_row_in_a_shape_cell_is_unparsed():
     doc = "| Name | Expression | Shape |\n|---|---|---|\n| r0 | $$W_Q$$ | $$ = \\text{softmax}(L)$$ |\n"
     assert any(f.latex.startswith("=") and f.status == "unparsed" for f in check_text(doc))
+
+
+@pytest.mark.parametrize("text, value", [("2e9", 2e9), (r"52\text{e}12", 52e12), ("1e-5", 1e-5), ("6.7E+3", 6.7e3),
+                                         (r"1\,000\,000", 1e6), ("1{,}000", 1e3)])
+def test_printed_numbers_in_scientific_notation_and_grouped_digits(text, value):
+    """``2e9`` is two billion (not 2·e·9), ``1\\,000`` a thousand (not 1·0)."""
+    node = parse(statements(text)[0].text)[1][0]
+    assert node[0] == "num" and node[1] == value
+
+
+@pytest.mark.parametrize("text", ["1e400", "1e-400", "2e999999999", "1" * 60])
+def test_numbers_beyond_floating_point_are_parse_errors(text):
+    with pytest.raises(ParseError, match="number"):
+        parse(text)
+
+
+@pytest.mark.parametrize("doc, status", [(r"$6.7 \times 10^{9} = 6700000000$", "verified"),
+                                         (r"$2 \times 3 = 7$", "mismatch"),
+                                         (r"$d \times n = n \times d$", "unchecked")])
+def test_times_multiplies_printed_numbers_only(doc, status):
+    """Between printed numbers × is a product; between symbols it stays a shape, never a value."""
+    assert [f.status for f in _only(doc)] == [status]

@@ -258,7 +258,9 @@ class Evaluator:
     def _mul(self, node, env):
         op = node[3]
         if op == "×":
-            raise Unknown("a shape (×) is not a value")
+            if not (_printed_number(node[1]) and _printed_number(node[2])):
+                raise Unknown("a shape (×) is not a value")
+            op = "*"  # 6.7 \times 10^{9}: a product of printed numbers
         a, b = self.ev(node[1], env), self.ev(node[2], env)
         if op == "/":
             return self._divide(a, b)
@@ -385,6 +387,17 @@ class Evaluator:
                 raise Unknown(f"\\{name} of a matrix (per column or overall?)")
             return np.mean(x) if name == "mu" else np.std(x)
         raise Unknown(f"the function {name} is not known here")
+
+
+def _printed_number(node) -> bool:
+    """Whether ``node`` is made of printed numbers only (``6.7``, ``10^{9}``, ``-2``, ``\\frac{1}{2}``)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item[0] not in ("num", "pow", "neg", "frac", "sqrt", "mul"):
+            return False
+        stack.extend(c for c in item[1:] if isinstance(c, tuple))
+    return True
 
 
 def _token_index(node):

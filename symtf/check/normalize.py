@@ -25,6 +25,7 @@ _SUBST = [
     (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
     (re.compile(r"\\end\{(?:pmatrix|matrix)\}"), r"\\end{bmatrix}"),
 ]
+_GROUPED = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\ |~)(?=\d{3}(?!\d))")
 _ALIGN_BEGIN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}")
 _RELATION = re.compile(r"^\s*(=|\\approx|\\le|\\ge|<|>|\\ne)")
 
@@ -38,7 +39,8 @@ class Statement:
 
 def clean(latex: str) -> str:
     """The fragment with sizing, spacing and font commands removed and synonyms unified."""
-    s = _DROP.sub("", latex.replace("\\\\", "\x00"))
+    s = _GROUPED.sub("", latex)  # 1\,000\,000 and 1{,}000 are one number
+    s = _DROP.sub("", s.replace("\\\\", "\x00"))
     s = _SPACE.sub(" ", s)
     for pattern, repl in _SUBST:
         s = pattern.sub(repl, s)

@@ -15,6 +15,7 @@ Nodes:
 """
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -32,7 +33,7 @@ _TOKEN = re.compile(
     r"|(?P<rowsep>\\\\)"
     r"|(?P<cmd>\\[a-zA-Z]+)"
     r"|(?P<esc>\\[{}|])"
-    r"|(?P<num>\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:(?:[eE]|\\text\s*\{\s*[eE]\s*\})[+-]?\d+)?)"  # 2e9, 52\text{e}12
     r"|(?P<letter>[a-zA-Z])"
     r"|(?P<op>[-+*/=^_{}()\[\],|&<>;:'!.])"
     r"|(?P<space>\s+)"
@@ -66,17 +67,33 @@ def tokenize(s: str) -> list[tuple[str, str]]:
         m = _TOKEN.match(s, pos)
         if not m:
             raise ParseError(f"unexpected character {s[pos]!r} at position {pos} in {shown(s)}")
-        if m.lastgroup == "num" and len(m.group()) > MAX_DIGITS:
-            raise ParseError(f"a number with more than {MAX_DIGITS} digits at position {pos} in {shown(s)}")
         pos = m.end()
         kind = m.lastgroup  # the outermost group that matched (text, begin: not their inner groups)
-        if kind == "text":
+        if kind == "num":
+            out.append(("num", _number(m.group(), s)))
+        elif kind == "text":
             out.append(("word", m.group("word").strip()))
         elif kind == "begin":
             out.append(("begin", m.group("env")))
         elif kind != "space":
             out.append((kind, m.group()))
     return out
+
+
+_E = re.compile(r"\\text\s*\{\s*([eE])\s*\}")
+
+
+def _number(text: str, source: str) -> str:
+    """A printed number as Python reads it (``52\\text{e}12`` → ``52e12``); ParseError where it is too long
+    (``MAX_DIGITS``) or beyond floating point (``1e400``), so no arithmetic ever meets it."""
+    text = _E.sub(r"\1", text)
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(mantissa) > MAX_DIGITS or len(exponent) > 5:
+        raise ParseError(f"the number {text[:20]}… is too long, in {shown(source)}")
+    value = float(text)
+    if not math.isfinite(value) or (value == 0 and mantissa.strip("0.")):
+        raise ParseError(f"the number {text} is beyond floating point, in {shown(source)}")
+    return text
 
 
 def _nested(method):
