@@ -23,6 +23,7 @@ CASES = {
     "html blocks": ("markdown", lambda n: "<div>\nText $a$ and \\(b\\)\n</div>\n\n" * n),
     "unclosed \\(": ("markdown", lambda n: "a \\( b " * (20 * n)),
     "unclosed shortcode": ("markdown", lambda n: "{{< katex >}} x " * (20 * n)),
+    "unclosed {{": ("markdown", lambda n: "{{ x " * (20 * n)),
     "unclosed \\[ lines": ("markdown", lambda n: "\\[ x\n" * (20 * n)),
 }
 

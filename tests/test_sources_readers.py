@@ -44,8 +44,11 @@ def test_hugo_and_zola_shortcodes():
         "{% katex(block=true) %}f = g{% end %}",  # 7
         "",
         "{{< figure src=x >}} is not math; `{{< katex >}}h{{< /katex >}}` is code.",
+        "",
+        'Zola: {{ katex(body="i = j") }} and {{ katex(body="k", block=true) }}; {{ page.title }} is not.',  # 11
     ])
-    assert _math(doc) == [(1, "a = b", False), (1, "c", False), (4, "d = e", True), (7, "f = g", True)]
+    assert _math(doc) == [(1, "a = b", False), (1, "c", False), (4, "d = e", True), (7, "f = g", True),
+                          (11, "i = j", False), (11, "k", True)]
 
 
 def test_math_in_html_blocks():

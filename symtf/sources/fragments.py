@@ -57,7 +57,7 @@ class Reading:
     #: (first line, text) of each block of prose, its math as ``$…$``: the document's sentences in any
     #: format (what a reader of the prose around the math needs; a notebook's JSON is not prose)
     blocks: list[tuple[int, str]] = field(default_factory=list)
-    _prose: str = ""  # prose since the last fragment of the current block
+    _prose: list[str] = field(default_factory=list)  # prose since the last fragment of the current block
     _last: Fragment | None = None  # the last fragment of the current block
     _text: list[str] = field(default_factory=list)  # the current block's text
     _line: int | None = None  # the current block's first line
@@ -75,15 +75,15 @@ class Reading:
 
     def end_block(self) -> None:
         if self._last is not None:
-            self._last.after = self._prose
-        self._last, self._prose = None, ""
+            self._last.after = "".join(self._prose)
+        self._last, self._prose = None, []
         text = " ".join("".join(self._text).split())
         if text and self._line is not None:
             self.blocks.append((self._line, text))
         self._text, self._line = [], None
 
     def prose(self, text: str, line: int | None = None) -> None:
-        self._prose += text
+        self._prose.append(text)
         self._text.append(text)
         if text.strip():
             self.starts_at(line)
@@ -96,14 +96,15 @@ class Reading:
     def math(self, line: int, latex: str, display: bool = False,
              cell: tuple[int, int, int] | None = None) -> Fragment:
         """A fragment in the current block, at ``line``: where its opening delimiter is."""
+        before = "".join(self._prose)
         frag = Fragment(line, latex, display, tuple(s[1] for s in self.section), self.block,
-                        before=self._prose, cell=cell)
+                        before=before, cell=cell)
         self._text.append(f"${latex}$")
         self.starts_at(line)
         if self._last is not None:
-            self._last.after = self._prose
+            self._last.after = before
         self.fragments.append(frag)
-        self._last, self._prose = frag, ""
+        self._last, self._prose = frag, []
         return frag
 
     def display(self, line: int, latex: str) -> Fragment:

@@ -3,7 +3,8 @@ r"""markdown-it rules for the math delimiters that CommonMark and ``dollarmath``
 - ``\(…\)`` and ``\[…\]`` (MathJax's defaults), and the doubled ``\\(…\\)`` / ``\\[…\\]`` that
   Jekyll and Zola posts write so that the backslash survives Markdown;
 - Hugo and Zola shortcodes around KaTeX: ``{{< katex >}}…{{< /katex >}}`` (also ``{{% … %}}``,
-  ``display`` for a display equation) and ``{% katex(block=true) %}…{% end %}``;
+  ``display`` for a display equation), ``{% katex(block=true) %}…{% end %}`` and Zola's inline
+  ``{{ katex(body="…") }}``;
 - Quarto's labelled display equations ``$$ … $$ {#eq-name}``.
 
 Each is a tokenizer rule: it runs at a position of markdown-it's own scan, so code spans and code
@@ -138,8 +139,36 @@ def _tag(src: str, pos: int) -> tuple[str, str, str, int] | None:
     return None
 
 
+def _zola_call(state: StateInline, silent: bool) -> bool:
+    """Zola's inline form ``{{ katex(body="…", block=true) }}``: the TeX is the ``body`` string."""
+    src, pos = state.src, state.pos
+    if _unclosed(state, "}}", pos):
+        return False
+    end = src.find("}}", pos)
+    if end < 0:
+        _remember_unclosed(state, "}}", pos)
+    if end < 0 or "\n" in src[pos:end]:
+        return False
+    call = src[pos + 2: end].strip()
+    name, _, args = call.partition("(")
+    if name.strip() not in SHORTCODES or not args.endswith(")") or "body=" not in args:
+        return False
+    rest = args[args.index("body=") + 5:]
+    quote = rest[:1]
+    close = rest.find(quote, 1) if quote in ("'", '"', "`") else -1
+    if close < 0:
+        return False
+    if not silent:
+        display = "block=true" in args.replace(" ", "")
+        _push(state, "math_inline_double" if display else "math_inline", rest[1:close], display, name.strip())
+    state.pos = end + 2
+    return True
+
+
 def _shortcode_inline(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
+    if src.startswith("{{", pos) and not src.startswith(("{{<", "{{%"), pos):
+        return _zola_call(state, silent)
     tag = _tag(src, pos)
     if tag is None or tag[1] not in SHORTCODES:
         return False
