@@ -173,3 +173,29 @@ def test_failed_delimiter_scans_are_remembered_without_losing_math():
     # an unclosed \[ and an unclosed shortcode before closed ones of other kinds: those are still found
     doc = r"a \[ b \(c\) {{< katex >}} d $e$ \(f\)" + "\n\n\\[ g\n\\[ h\n\n\\[ i \\]\n"
     assert [x[1] for x in _math(doc)] == ["c", "e", "f", "i"]
+
+
+@pytest.mark.parametrize("text", ["{}", '{"cells": "x", "nbformat": 4, "nbformat_minor": 4, "metadata": {}}', "[1, 2]",
+                                  '{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [{"cell_type": '
+                                  '"markdown", "source": 5, "metadata": {}}]}'])
+def test_json_that_is_not_a_notebook_is_a_value_error(text):
+    with pytest.raises(ValueError, match="not an nbformat notebook|not text"):
+        read(text, "notebook")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(["$", "$$", "\\(", "\\)", "\\[", "\\]", "\\\\(", "\\\\]", "{{< katex >}}", "{{< /katex >}}",
+                           "{% katex() %}", "{% end %}", "{{ katex(body=\"", "\") }}", "```{math}", "```", ":::",
+                           "\\begin{align}", "\\end{align}", "\\begin{verbatim}", "%", "<div>", "</div>", "|", "---",
+                           "\n", "\n\n", "x = y", "#", "&", "\\\\", "{", "}", "<script type=\"math/tex\">"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_PIECES, max_size=40), st.sampled_from(["markdown", "myst", "quarto", "latex"]))
+def test_any_text_reads_without_error_and_lines_stay_in_the_file(pieces, fmt):
+    text = " ".join(pieces)
+    reading = read(text, fmt)
+    last = text.count("\n") + 1
+    assert all(1 <= f.line <= last for f in reading.fragments)
+    assert all(1 <= line <= last for line, _ in reading.blocks)

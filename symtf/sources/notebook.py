@@ -101,11 +101,25 @@ def source_lines(text: str) -> list[list[int]]:
     return cells
 
 
-def read_notebook(text: str) -> Reading:
-    """The fragments and tables of the Markdown cells of a notebook."""
+def _notebook(text: str):
+    """The notebook, upgraded to nbformat 4; ``ValueError`` with the reason for a file that is not one."""
     import nbformat
 
-    notebook = nbformat.reads(text, as_version=4)  # NotJSONError / validation errors: unusable input
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+        cells = notebook.cells
+        if not all(isinstance(c.get("cell_type"), str) and isinstance(c.get("source", ""), str) for c in cells):
+            raise ValueError("a cell without a type or with a source that is not text")
+    except ValueError:  # nbformat's NotJSONError is one
+        raise
+    except (nbformat.ValidationError, AttributeError, TypeError, KeyError) as exc:  # JSON, not a notebook
+        raise ValueError(f"not an nbformat notebook ({type(exc).__name__}: {str(exc).splitlines()[0]})") from None
+    return notebook
+
+
+def read_notebook(text: str) -> Reading:
+    """The fragments and tables of the Markdown cells of a notebook."""
+    notebook = _notebook(text)
     try:
         positions = source_lines(text)
     except (ValueError, IndexError, StopIteration):
