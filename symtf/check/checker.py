@@ -129,16 +129,11 @@ class DocumentChecker:
                 ln = True  # from the first LayerNorm on, the model has LayerNorm
             self.ln_at.append(ln)
             ctx = self.context(frag, ln)
-            if frag.cell in shape_cells:
-                for stated, subject in self._pair(frag, shape_cells, subjects):
-                    begin = len(self.findings)
-                    self.findings += check_shape(frag.line, frag.latex, stated, subject, ctx)
-                    self._about(begin, subject)
-                self._lint(frag, ctx)
-                self._tag(start, i)
-                continue
             try:
-                self.check_fragment(i, frag, ctx, self.fallback(frag, ln))
+                if frag.cell in shape_cells:
+                    self._shape_cell(frag, ctx)
+                else:
+                    self.check_fragment(i, frag, ctx, self.fallback(frag, ln))
             except Exception as exc:  # noqa: BLE001 - one fragment never stops the document
                 del self.findings[start:]
                 self.add(frag.line, frag.latex, "unchecked", "internal",
@@ -285,10 +280,23 @@ class DocumentChecker:
                 subjects.setdefault(frag.cell, []).append(frag)
         return shape_cells, subjects
 
+    def _shape_cell(self, frag, ctx):
+        """A table's Shape cell: a shape claim about the symbol of its row (never a lost fragment)."""
+        start = len(self.findings)
+        for stated, subject in self._pair(frag, self.shape_cells, self.subjects):
+            begin = len(self.findings)
+            self.findings += check_shape(frag.line, frag.latex, stated, subject, ctx)
+            self._about(begin, subject)
+        if len(self.findings) == start:
+            self.add(frag.line, frag.latex, "unchecked", "shape", "a shape with no symbol it is said of (the row "
+                     "names none the checker can read)")
+
     def _pair(self, frag, shape_cells, subjects):
         """(stated shape node, [subject nodes]) for a Shape cell fragment."""
         try:
             stated = parse(statements(frag.latex)[0].text)[1][0]
+            if stated is None:
+                raise ParseError(f"a continued row (no left side) is not a shape: {frag.latex!r}")
         except (ParseError, IndexError) as exc:
             self.findings.append(Finding(frag.line, frag.latex, "unparsed", "shape", str(exc)))
             return []
