@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from .normalize import statements
 from .notation import COLUMN, ROW
 from .parse import ParseError, parse
 from .report import Finding
-from .macros import SEPARATOR, document_macros, simplify
+from .macros import SEPARATOR, bold_letters, document_macros, simplify
 from .scalars import NotScalar, ScalarBook, judge_scalar, node_names, symbol_name, to_sympy
 from .unparse import unparse
 
@@ -68,6 +69,7 @@ class DocumentChecker:
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
         self.macros = document_macros(text)
+        self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
         self.primary = self.model.profile(self.primary)
@@ -80,6 +82,7 @@ class DocumentChecker:
     def _read_model(self, text: str) -> DocumentModel:
         """The document's own model: meanings from the prose around lone symbols, sizes, deviations."""
         model = DocumentModel()
+        bold = bold_letters(text)
         for line, para in prose_blocks(text):
             for dev in deviations_in(para, line):
                 if model.deviation(dev.id) is None:
@@ -100,9 +103,16 @@ class DocumentChecker:
                 continue
             key = node[1] + (f"_{node[2]}" if node[2] else "")
             if key not in model.meanings and len(exprs) == 1 or (len(exprs) == 2 and exprs[1][0] == "num"):
+                if key in bold and not bold_letters(frag.latex):
+                    key = rf"\text{{{key}}}"  # plain V (say, the vocabulary size) beside bold V (the values)
+                if key in model.meanings:
+                    continue
                 meaning = meaning_from_prose(key, frag.line, frag.before, frag.after)
-                if meaning is not None and key not in model.meanings:
-                    model.meanings[key] = meaning
+                if meaning is not None:
+                    if meaning.kind == "index" and key.startswith(r"\text{"):
+                        meaning = replace(meaning, key=key[6:-1])
+                    model.meanings[meaning.key] = meaning
+        self.plain = frozenset(m.group(1) for k in model.meanings if (m := re.fullmatch(r"\\text\{([A-Za-z])\}", k)))
         return model
 
     # ------------------------------------------------------------------ contexts
@@ -352,7 +362,8 @@ class DocumentChecker:
         if _RANGE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "recognized", "notation", "an index range", kind="mention")
         prev_last = None
-        pieces = [p for p in simplify(frag.latex, self.macros).split(SEPARATOR) if p.strip()] or [frag.latex]
+        pieces = [p for p in simplify(frag.latex, self.macros, self.plain).split(SEPARATOR) if p.strip()] or \
+            [frag.latex]
         for st in (st for piece in pieces for st in statements(piece)):
             line = frag.line + st.line_offset
             start = len(self.findings)

@@ -60,9 +60,22 @@ _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
 
 
-def simplify(latex: str, macros: dict[str, str] | None = None) -> str:
-    """``latex`` rewritten for the reading grammar (see the module docstring); bounded work."""
+_BOLD_LETTER = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{?\s*([A-Za-z])\s*\}?")
+
+
+def bold_letters(text: str) -> set[str]:
+    r"""The letters a document sets in bold somewhere (``\mathbf{V}``): there, plain ``V`` may be another thing."""
+    return set(_BOLD_LETTER.findall(text))
+
+
+def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset = frozenset()) -> str:
+    r"""``latex`` rewritten for the reading grammar (see the module docstring); bounded work.
+
+    ``plain``: letters the document uses both in bold and, plain, for something else (``V`` the vocabulary
+    size beside the values ``\mathbf{V}``): a plain one becomes the name ``\text{V}``, kept apart."""
     text = latex
+    for letter in plain:
+        text = re.sub(r"(?<![\\{A-Za-z_^])" + letter + r"(?![A-Za-z])", r"\\text{" + letter + "}", text)
     if macros:
         names = sorted(macros, key=len, reverse=True)
         pattern = re.compile("|".join(re.escape(n) for n in names) + r"(?![A-Za-z])")
