@@ -10,9 +10,9 @@ from .compare import expected_for, free_vars, judge, tolerance, walk
 from .context import TAGS, Context, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
-from .document import DocumentModel, deviations_in, meaning_from_prose, prose_blocks
+from .document import DocumentModel, deviations_in, meaning_from_prose
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
-from .extract import extract
+from symtf.sources import read
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
 from .normalize import statements
 from .notation import COLUMN, ROW
@@ -57,8 +57,9 @@ def _n_for(latex: str) -> int:
 
 class DocumentChecker:
     def __init__(self, source, convention: str = "auto", profile: dict | None = None):
-        self.text = text = getattr(source, "text", source)  # a str, or a symtf.sources.Source (its format known)
-        self.frags, self.tables = extract(source)
+        self.text = text = str(source)  # a str, or a symtf.sources.Source (a str that knows its format)
+        reading = read(source)
+        self.frags, self.tables, self.blocks = reading.fragments, reading.tables, reading.blocks
         self.primary, self.secondary = choose_profiles(self.frags, convention, profile)
         if re.search(r"\\mathbb\s*\{?R\}?\s*\^\s*\{\s*T\s*\\times|\\times\s*T\s*\}", text) and \
                 self.primary.get("convention") == "row":  # T tokens: T is the sequence length, not a matrix
@@ -83,7 +84,7 @@ class DocumentChecker:
         """The document's own model: meanings from the prose around lone symbols, sizes, deviations."""
         model = DocumentModel()
         bold = bold_letters(text)
-        for line, para in prose_blocks(text):
+        for line, para in self.blocks:  # the prose as the format's reader found it (a notebook's, not its JSON)
             for dev in deviations_in(para, line):
                 if model.deviation(dev.id) is None:
                     model.deviations.append(dev)

@@ -147,27 +147,3 @@ def deviations_in(text: str, line: int) -> list[Deviation]:
         if m:
             out.append(Deviation(entry["id"], line, entry["note"], m.group(0)))
     return out
-
-
-def prose_blocks(source: str):
-    """(first line, text) of each paragraph of prose outside fenced code: one pass over the lines."""
-    start, buf, fence = None, [], None
-    for no, raw in enumerate(source.splitlines(), 1):
-        stripped = raw.strip()
-        if fence is not None:
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-            continue
-        if not stripped:
-            if buf:
-                yield start, " ".join(buf)
-            start, buf = None, []
-            continue
-        if start is None:
-            start = no
-        buf.append(stripped)
-    if buf:
-        yield start, " ".join(buf)
