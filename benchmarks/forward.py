@@ -1,6 +1,6 @@
 """Speed and memory of symtf's compiled forward pass at GPT-2 Small sizes, against baselines in the same process.
 
-    python benchmarks/forward.py [--layers 12] [--n 128 1024] [--repeats 3] [--vocab 50257] [--dtype float32]
+    python benchmarks/forward.py [--layers 12] [--n 128 1024] [--repeats 3] [--vocab 50257] [--threads 1]
 
 One random GPT-2 (HF ``GPT2LMHeadModel`` from a config, nothing downloaded) is saved with
 ``save_pretrained`` and read back with ``symtf.numeric.checkpoint.load_checkpoint``; then, on the CPU,
@@ -14,56 +14,67 @@ unembedding) on the same tokens and returns the logits:
 - numpy (hand-written): the post's column-vector forward pass written directly.
 
 Times are medians of round-robin runs after one warm-up (a change of machine load hits all alike),
-with ratios to HF eager. Peak memory is the largest rise of the process's resident set during one
-call above its size just before (sampled every 0.5 ms by a thread; freed-and-reused memory is not
-counted twice), with its ratio to HF eager's. With CUDA available, symtf torch and HF (eager, SDPA)
+with ratios to HF eager. ``--threads`` (default 1) sets numpy's BLAS and torch's threads alike: on a
+shared machine one thread each is the steadiest comparison. Peak memory is measured per
+implementation in a fresh process: the weights loaded, one warm-up call, Linux's peak-RSS mark reset
+(``/proc/self/clear_refs``), one more forward call, then the peak resident set above the size just before
+(``VmHWM - VmRSS``; glibc's mmap threshold is fixed so freed buffers go back to the system), with its
+ratio to HF eager's. With CUDA available, symtf torch and HF (eager, SDPA)
 are also timed on the GPU in float32 and bfloat16 (``torch.cuda.synchronize`` around each call);
 without CUDA that part prints that it is skipped.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
-import threading
 import time
 
-import numpy as np
 
+def _threads(argv) -> str:
+    """``--threads`` read before numpy and torch start their thread pools."""
+    for i, arg in enumerate(argv):
+        if arg == "--threads" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--threads="):
+            return arg.split("=", 1)[1]
+    return "1"
+
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = _threads(sys.argv)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+import numpy as np  # noqa: E402
+
 D_MODEL, H, D_HEAD, D_MLP, N_CTX = 768, 12, 64, 3072, 1024
 EPS = 1e-5
-_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def rss() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * _PAGE
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
 
 
 def peak_rise(fn) -> int:
-    """Bytes the resident set rose above its starting size at its highest during ``fn()``."""
-    start = rss()
-    peak = [start]
-    done = threading.Event()
+    """Bytes the resident set rose above its size before ``fn()`` at its highest (Linux peak-RSS mark)."""
+    import gc
 
-    def sample():
-        while not done.is_set():
-            peak[0] = max(peak[0], rss())
-            time.sleep(0.0005)
-
-    thread = threading.Thread(target=sample, daemon=True)
-    thread.start()
-    try:
-        fn()
-    finally:
-        done.set()
-        thread.join()
-    return max(peak[0], rss()) - start
+    gc.collect()
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # reset VmHWM to the current VmRSS
+    before = _status_kib("VmRSS")
+    fn()
+    return (_status_kib("VmHWM") - before) * 1024
 
 
 def interleaved_medians(fns: dict, repeats: int) -> dict[str, float]:
@@ -116,8 +127,8 @@ def numpy_forward(w, tokens, layers):
 # --------------------------------------------------------------------------- setup
 
 
-def hf_models(layers: int, vocab: int, path: str):
-    """HF GPT-2 Small with ``layers`` blocks, eager and SDPA (same weights), float32, saved to ``path``."""
+def hf_models(layers: int, vocab: int, path: str) -> None:
+    """A random HF GPT-2 Small with ``layers`` blocks, float32, saved to ``path`` (every implementation reads it)."""
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
@@ -133,8 +144,6 @@ def hf_models(layers: int, vocab: int, path: str):
             if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
                 p.add_(1.0)
     eager.save_pretrained(path)
-    sdpa = GPT2LMHeadModel.from_pretrained(path, attn_implementation="sdpa").eval()
-    return eager, sdpa
 
 
 def hf_call(model, device="cpu"):
@@ -149,6 +158,45 @@ def hf_call(model, device="cpu"):
 
 # --------------------------------------------------------------------------- main
 
+IMPLEMENTATIONS = ("symtf numpy", "symtf torch", "HF eager", "HF SDPA", "numpy (hand-written)")
+
+
+def setup(name: str, path: str, layers: int):
+    """``call(tokens) -> logits`` for implementation ``name``, its weights read from the checkpoint at ``path``."""
+    import torch
+
+    if name.startswith("HF"):
+        from transformers import GPT2LMHeadModel
+
+        model = GPT2LMHeadModel.from_pretrained(path, attn_implementation=name.split()[1].lower()).eval()
+        run = hf_call(model)
+        return lambda tokens: run(torch.tensor([tokens]))
+    from symtf.numeric import compile_forward
+    from symtf.numeric.checkpoint import load_checkpoint
+
+    ckpt = load_checkpoint(path)
+    if name == "numpy (hand-written)":
+        w = {k: np.asarray(v, np.float32) for k, v in ckpt.params.items()}
+        return lambda tokens: numpy_forward(w, tokens, layers)
+    # every implementation returns the logits (HF's output); symtf runs the rows they need, keeping no others
+    f = compile_forward(ckpt.variant, np.float32, backend=name.split()[1], keys=["logits"])
+    weights = f.prepare(ckpt.params)  # validated and cast to float32 once
+    f(weights, [0])  # the torch backend moves the weights once, here
+    return lambda tokens: f(weights, tokens)["logits"]
+
+
+def memory_of(name: str, path: str, layers: int, n: int, vocab: int) -> int:
+    """Peak memory of one call of ``name`` in a fresh process (see the module docstring)."""
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072", MALLOC_TRIM_THRESHOLD_="131072")
+    out = subprocess.run([sys.executable, __file__, "--memory-of", name, "--checkpoint", path, "--layers",
+                          str(layers), "--n", str(n), "--vocab", str(vocab), "--threads", _threads(sys.argv)],
+                         env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])["peak"]
+
+
+def tokens_for(n: int, vocab: int) -> list[int]:
+    return np.random.default_rng(n).integers(0, vocab, size=n).tolist()
+
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -156,87 +204,80 @@ def main(argv=None) -> None:
     parser.add_argument("--n", type=int, nargs="+", default=[128, 1024])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--vocab", type=int, default=50257)
+    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP/torch threads of every implementation")
+    parser.add_argument("--memory-of", choices=IMPLEMENTATIONS, help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--checkpoint", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     import torch
     import transformers
 
-    from symtf.numeric import compile_forward
-    from symtf.numeric.checkpoint import load_checkpoint
-
-    with tempfile.TemporaryDirectory() as tmp:
-        eager, sdpa = hf_models(args.layers, args.vocab, tmp)
+    torch.set_num_threads(args.threads)
+    if args.memory_of:
+        call = setup(args.memory_of, args.checkpoint, args.layers)
+        tokens = tokens_for(args.n[0], args.vocab)
+        call(tokens)  # one-time work (lazy imports, first-call caches) is not the forward pass's memory
+        print(json.dumps({"peak": peak_rise(lambda: call(tokens))}))
+        return
+    with tempfile.TemporaryDirectory() as path:
+        hf_models(args.layers, args.vocab, path)
         t0 = time.perf_counter()
-        ckpt = load_checkpoint(tmp)
-        t_load = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    # every implementation returns the logits (HF's output); symtf runs the rows they need, keeping no others
-    f_np = compile_forward(ckpt.variant, np.float32, backend="numpy", keys=["logits"])
-    f_torch = compile_forward(ckpt.variant, np.float32, backend="torch", keys=["logits"])
-    t_compile = time.perf_counter() - t0
-    w_np = f_np.prepare(ckpt.params)  # validated and cast to float32 once
-    w_torch = f_torch.prepare(ckpt.params)
-    w32 = {k: w_np[k] for k in w_np}
-    del ckpt
-
-    print(f"GPT-2 Small, {args.layers} layers, float32, CPU: d_model={D_MODEL} H={H} d_head={D_HEAD} d_mlp={D_MLP} "
-          f"n_vocab={args.vocab}; numpy {np.__version__}, torch {torch.__version__} ({torch.get_num_threads()} "
-          f"threads), transformers {transformers.__version__}, {os.cpu_count()} CPUs")
-    print(f"load_checkpoint: {t_load:.2f} s; compile_forward (numpy + torch, {len(f_np.rows)} rows each): "
-          f"{t_compile:.2f} s")
-    print(f"time: median of {args.repeats} round-robin runs after one warm-up; memory: peak rise of the resident set "
-          "during one call")
-    print()
-    header = f"{'n':>5}  {'implementation':<22} {'median ms':>10} {'x HF eager':>10} {'peak MiB':>9} {'x HF eager':>10}"
-    print(header)
-    print("-" * len(header))
-    rng = np.random.default_rng(1)
-    for n in args.n:
-        tokens = rng.integers(0, args.vocab, size=n).tolist()
-        ids = torch.tensor([tokens])
-        rows = {
-            "symtf numpy": lambda: f_np(w_np, tokens),
-            "symtf torch": lambda: f_torch(w_torch, tokens),
-            "HF eager": lambda: hf_call(eager)(ids),
-            "HF SDPA": lambda: hf_call(sdpa)(ids),
-            "numpy (hand-written)": lambda: numpy_forward(w32, tokens, args.layers),
-        }
-        times = interleaved_medians(rows, args.repeats)
-        memory = {name: peak_rise(fn) for name, fn in rows.items()}
-        for name in rows:
-            print(f"{n:>5}  {name:<22} {times[name] * 1e3:>10.1f} {times[name] / times['HF eager']:>10.3f} "
-                  f"{memory[name] / 2**20:>9.1f} {memory[name] / max(memory['HF eager'], 1):>10.3f}")
-        ref = hf_call(eager)(ids)[0].T.numpy()  # (n_vocab, n)
-        errors = {
-            "symtf numpy": f_np(w_np, tokens)["logits"],
-            "symtf torch": f_torch(w_torch, tokens)["logits"].numpy(),
-            "numpy (hand-written)": numpy_forward(w32, tokens, args.layers),
-        }
-        scale = max(1.0, float(np.abs(ref).max()))
-        print("       max |logits - HF eager| / max(1, max|logits|): "
-              + ", ".join(f"{k} {float(np.abs(v - ref).max()) / scale:.1e}" for k, v in errors.items()))
-        best = min(times["symtf numpy"], times["symtf torch"])
-        print(f"       symtf best backend: {best / times['HF eager']:.3f}x HF eager, {best / times['HF SDPA']:.3f}x "
-              f"HF SDPA")
+        calls = {name: setup(name, path, args.layers) for name in IMPLEMENTATIONS}
+        t_setup = time.perf_counter() - t0
+        print(f"GPT-2 Small, {args.layers} layers, float32, CPU: d_model={D_MODEL} H={H} d_head={D_HEAD} "
+              f"d_mlp={D_MLP} n_vocab={args.vocab}; numpy {np.__version__}, torch {torch.__version__}, transformers "
+              f"{transformers.__version__}; {args.threads} thread(s) each, {os.cpu_count()} CPUs, load average "
+              f"{os.getloadavg()[0]:.1f}")
+        print(f"setup of all five (load_checkpoint, compile_forward, from_pretrained): {t_setup:.1f} s")
+        print(f"time: median of {args.repeats} round-robin runs after one warm-up; memory: peak RSS rise of one call "
+              "in a fresh process")
         print()
-    gpu(args, f_torch, w_np, eager, sdpa)
+        header = (f"{'n':>5}  {'implementation':<22} {'median ms':>10} {'x HF eager':>10} {'peak MiB':>9} "
+                  f"{'x HF eager':>10}")
+        print(header)
+        print("-" * len(header))
+        for n in args.n:
+            tokens = tokens_for(n, args.vocab)
+            times = interleaved_medians({name: (lambda c=c: c(tokens)) for name, c in calls.items()}, args.repeats)
+            memory = {name: memory_of(name, path, args.layers, n, args.vocab) for name in IMPLEMENTATIONS}
+            for name in IMPLEMENTATIONS:
+                print(f"{n:>5}  {name:<22} {times[name] * 1e3:>10.1f} {times[name] / times['HF eager']:>10.3f} "
+                      f"{memory[name] / 2**20:>9.1f} {memory[name] / memory['HF eager']:>10.3f}")
+            ref = calls["HF eager"](tokens)[0].T.numpy()  # (n_vocab, n)
+            scale = max(1.0, float(np.abs(ref).max()))
+            errors = {name: float(np.abs(np.asarray(calls[name](tokens)) - ref).max()) / scale
+                      for name in ("symtf numpy", "symtf torch", "numpy (hand-written)")}
+            print("       max |logits - HF eager| / max(1, max|logits|): "
+                  + ", ".join(f"{k} {v:.1e}" for k, v in errors.items()))
+            best = min(times["symtf numpy"], times["symtf torch"])
+            best_mem = min(memory["symtf numpy"], memory["symtf torch"])
+            print(f"       symtf best backend: time {best / times['HF eager']:.3f}x HF eager "
+                  f"({best / times['HF SDPA']:.3f}x HF SDPA); memory {best_mem / memory['HF eager']:.3f}x HF eager")
+            print()
+        gpu(args, path)
 
 
-def gpu(args, f_cpu, weights, eager, sdpa) -> None:
+def gpu(args, path: str) -> None:
     import torch
 
     if not torch.cuda.is_available():
         print("GPU: skipped (CUDA is not available on this machine)")
         return
-    from symtf.numeric import compile_forward
+    from transformers import GPT2LMHeadModel
 
-    print(f"GPU: {torch.cuda.get_device_name()}; median of {args.repeats} round-robin runs, synchronized")
+    from symtf.numeric import compile_forward
+    from symtf.numeric.checkpoint import load_checkpoint
+
+    ckpt = load_checkpoint(path)
+    print(f"GPU: {torch.cuda.get_device_name()}; median of {max(args.repeats, 10)} round-robin runs, synchronized")
     for dtype in ("float32", "bfloat16"):
-        f = compile_forward(f_cpu.model, dtype, backend="torch", device="cuda")
+        f = compile_forward(ckpt.variant, dtype, backend="torch", device="cuda", keys=["logits"])
+        weights = f.prepare(ckpt.params)
         tdt = getattr(torch, dtype)
-        models = {"HF eager": eager.to("cuda", tdt), "HF SDPA": sdpa.to("cuda", tdt)}
+        models = {name: GPT2LMHeadModel.from_pretrained(path, attn_implementation=impl).to("cuda", tdt).eval()
+                  for name, impl in (("HF eager", "eager"), ("HF SDPA", "sdpa"))}
         for n in args.n:
-            tokens = np.random.default_rng(2).integers(0, args.vocab, size=n).tolist()
+            tokens = tokens_for(n, args.vocab)
             ids = torch.tensor([tokens], device="cuda")
 
             def synced(fn):
