@@ -51,9 +51,7 @@ from sympy import Rational
 from ..errors import InputError
 from ..model import Nonlinearity, Variant
 
-#: Parameters that exist once per layer (stacked on a leading layer axis in ``Checkpoint.params``).
-PER_LAYER = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "W_O", "b_O", "ln1_g", "ln1_b", "ln2_g", "ln2_b",
-             "W_1", "b_1", "W_2", "b_2")
+from .weights import PER_LAYER  # parameters once per layer: a leading layer axis in ``Checkpoint.params``
 
 #: GPT-2's ``activation_function`` values and the nonlinearity each one is.
 ACTIVATIONS = {"gelu_new": Nonlinearity.GELU_TANH, "gelu_pytorch_tanh": Nonlinearity.GELU_TANH,

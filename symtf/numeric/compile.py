@@ -180,12 +180,12 @@ class Forward:
         out = {}
         block = self.model.block
         if block is None:
-            self._run(self.rows, env, sizes, out, "")
+            self._run(self.rows, env, sizes, out, "", set())
             return {k: out[k] for k in self.outputs}
         repeated = set(block.keys)
         rows = [r for r in self.rows if r.key in repeated]
         first = next((i for i, r in enumerate(self.rows) if r.key in repeated), len(self.rows))
-        self._run(self.rows[:first], env, sizes, out, "")
+        self._run(self.rows[:first], env, sizes, out, "", {self.model["embed"].symbol.name})
         stacked = {p.symbol.name: env[p.symbol.name] for p in self.model.parameters if p.per_layer}
         stream = env[self.model["embed"].symbol.name]  # x^{(0)}
         if not rows:  # nothing of the blocks is wanted (the embedding alone)
@@ -193,16 +193,28 @@ class Forward:
         for layer in range(1, block.layers + 1):
             env.update({name: a[layer - 1] for name, a in stacked.items()})  # W_Q^{h,ℓ} ... of this layer
             env[block.input.name] = stream  # x^{(2ℓ-2)}
-            self._run(rows, env, sizes, out, f".{layer}")
+            self._run(rows, env, sizes, out, f".{layer}", {block.output.name})
             stream = env[block.output.name]  # x^{(2ℓ)}
         env[block.final.name] = stream  # x^{(2L)}
-        self._run(self.rows[first + len(rows):], env, sizes, out, "")
+        self._run(self.rows[first + len(rows):], env, sizes, out, "", set())
         return {k: out[k] for k in self.outputs}
 
-    def _run(self, rows, env, sizes, out, suffix) -> None:
-        """Run ``rows`` in order, each writing its symbol into ``env`` and its value into ``out[key + suffix]``."""
+    def _run(self, rows, env, sizes, out, suffix, keep) -> None:
+        """Run ``rows`` in order, each writing its symbol into ``env`` and its value into ``out[key + suffix]``.
+
+        A row's value leaves ``env`` after the last of ``rows`` that reads it (unless its name is in
+        ``keep``: the stream the next rows read), so memory holds only what is still to be read
+        and the wanted outputs.
+        """
         heads = sizes.get("H", 1)
-        for row in rows:
+        last = {r.name: i for i, r in enumerate(rows)}  # a row nobody reads is dropped at once
+        for i, r in enumerate(rows):
+            last.update({a: i for a in r.args if a in last})
+        drops = [[] for _ in rows]
+        for name, i in last.items():
+            if name not in keep:
+                drops[i].append(name)
+        for row, drop in zip(rows, drops):
             size_args = [sizes[s] for s in row.sizes]
             if row.per_head and self.heads == "loop":
                 parts = [
@@ -216,6 +228,8 @@ class Forward:
             env[row.name] = value
             if row.key + suffix in self._keep:
                 out[row.key + suffix] = value
+            for name in drop:
+                del env[name]
 
 
 def _tokens(tokens: Sequence[int], sizes: Mapping[str, int]) -> np.ndarray:

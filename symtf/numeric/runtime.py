@@ -208,7 +208,13 @@ def symtf_head_concat(x, axis):
 
 
 def symtf_gather(w, tokens, axis):
-    r"""$W t$ for a one-hot $t$, without the product: the columns (axis -1) or rows (axis -2) of $W$ at ``tokens``."""
+    r"""$W t$ for a one-hot $t$, without the product: the columns (axis -1) or rows (axis -2) of $W$ at ``tokens``.
+
+    ``np.take`` copies a non-contiguous array whole before taking from it; a transposed view (a
+    checkpoint's $W_E = $ ``wte``$^\top$) is taken from in its stored order instead.
+    """
+    if w.ndim == 2 and not w.flags.c_contiguous and w.T.flags.c_contiguous:
+        return np.take(w.T, tokens, axis=-1 - (axis % 2)).T
     return np.take(w, tokens, axis=axis)
 
 

@@ -11,6 +11,8 @@ import math
 
 import torch
 
+from .runtime import symtf_column, symtf_leading_columns  # noqa: F401  (plain slicing serves tensors too)
+
 _AXIS = {0: -2, 1: -1}  # 0 = down each column, 1 = along each row
 
 
@@ -93,17 +95,6 @@ def symtf_broadcast(b, count, axis):
         return b.expand(*b.shape[:-1], int(count))
     col = b.transpose(-1, -2)
     return col.expand(*col.shape[:-2], int(count), col.shape[-1])
-
-
-def symtf_leading_columns(w, count, axis):
-    r"""The first ``count`` columns (axis 1) or rows (axis 0) of $W$."""
-    return w[..., : int(count)] if axis == 1 else w[..., : int(count), :]
-
-
-def symtf_column(x, j):
-    r"""$x_j$, column $j$ (1-based) of $x$, as a $d \times 1$ matrix."""
-    j = int(j)
-    return x[..., j - 1 : j]
 
 
 def symtf_weighted_sum(v, a):

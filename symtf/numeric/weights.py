@@ -17,7 +17,8 @@ key                            shape in the file               in the post
 
 A stacked model (``Variant(layers=L)``, $L \ge 2$) reads every block parameter (``W_Q`` ... ``b_2``,
 ``ln1_*``, ``ln2_*``) with a leading layer axis: ``W_Q`` is (L, H, d_head, d_model), layer
-$\ell$ at index $\ell - 1$ (the layout :func:`symtf.numeric.checkpoint.load_checkpoint` returns).
+$\ell$ at index $\ell - 1$ (the layout :func:`symtf.numeric.checkpoint.load_checkpoint` returns);
+the one-layer model also reads them with a leading axis of 1.
 
 The simplified model has one head; it reads ``W_Q`` ... as (1, d_head, d_model) or
 (d_head, d_model). Keys a variant does not use are ignored. A missing key, a wrong shape or a
@@ -40,6 +41,9 @@ from ..model import Convention, Kind, Model, Variant, build
 
 _SIZE_BY_NAME = {str(s): s for s in SIZES}
 _ONE_HEAD = ("W_Q", "W_K", "W_V", "W_O")  # per head in the file, one head in the simplified model
+#: Block parameters: a leading layer axis in a stacked model's file (and a 1-layer checkpoint's).
+PER_LAYER = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "W_O", "b_O", "ln1_g", "ln1_b", "ln2_g", "ln2_b",
+             "W_1", "b_1", "W_2", "b_2")
 
 #: Small prime sizes, one per dimension, so that a swapped axis cannot pass unnoticed.
 DEFAULT_SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, "n_ctx": 17}
@@ -101,6 +105,9 @@ def check_weights(variant, weights: Mapping[str, np.ndarray], dtype=np.float64) 
     sizes: dict = {}
     source: dict = {}  # size symbol -> the key that fixed it
     arrays: dict[str, np.ndarray] = {}
+    block_params = [p for p in model.parameters if p.key in PER_LAYER and p.key in weights]  # all must have it
+    one_layer_axis = model.block is None and model.variant.kind is Kind.FULL and bool(block_params) and all(
+        np.ndim(weights[p.key]) == len(file_shape(p)) + 1 and np.shape(weights[p.key])[0] == 1 for p in block_params)
     for p in model.parameters:
         expected = file_shape(p)
         if p.key not in weights:
@@ -116,6 +123,8 @@ def check_weights(variant, weights: Mapping[str, np.ndarray], dtype=np.float64) 
                 raise InputError(f"weights: {p.key!r} has shape {a.shape}; the {model.id} model has one head, "
                                  f"expected {_show((1,) + expected, sizes)} or {_show(expected, sizes)}")
             a = a[0]
+        if one_layer_axis and p.key in PER_LAYER:
+            a = a[0]  # a one-layer checkpoint's (1, ...) layer axis: the one-layer model has no layer axis
         if a.ndim != len(expected):
             raise InputError(f"weights: {p.key!r} has shape {a.shape}, expected {_show(expected, sizes)}")
         for size, actual in zip(expected, a.shape):
