@@ -3,8 +3,9 @@ r"""Activations by TransformerLens hook name: ``blocks.{l}.hook_resid_pre`` … 
 A row's ``hook`` is the name TransformerLens gives the same quantity (a stacked model's block
 rows hold the template ``blocks.{l}.…``, filled with $l = \ell - 1$: TransformerLens counts
 blocks from 0, the tables count layers $\ell$ from 1). Rows with no hook (the logits and the
-probabilities) keep their key; in a stacked model ``blocks.{l}.hook_resid_pre`` for $l \ge 1$ is
-block $l$'s ``hook_resid_post`` again ($x^{(2\ell-2)}$ is written by one block and read by the next). The arrays are symtf's own, in the model's convention: the post's
+probabilities) keep their key. In a stacked model ``blocks.{l}.hook_resid_pre`` for $l \ge 1$ is
+``blocks.{l-1}.hook_resid_post`` again: $x^{(2\ell-2)}$ is written by one block and read by the
+next. The arrays are symtf's own, in the model's convention: the post's
 column vectors ($d_\text{model} \times n$, tokens as columns; per-head arrays head axis first) or
 the row convention's transposes, never TransformerLens's ``(batch, pos, head, d_head)`` layout.
 Where a TransformerLens hook is defined differently, the value is symtf's row: ``hook_attn_scores``
