@@ -10,25 +10,15 @@ is not installable offline in this environment.
 from __future__ import annotations
 
 import copy
-import os
 
 import numpy as np
 import pytest
+from tests.hf_gpt2 import random_gpt2, torch
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-if os.environ.get("SYMTF_REQUIRE_CROSSCHECK"):
-    import torch  # noqa: E402
-    import transformers  # noqa: E402
-else:
-    torch = pytest.importorskip("torch", reason="torch not installed: pip install -e '.[crosscheck]'")
-    transformers = pytest.importorskip("transformers", reason="transformers not installed: pip install -e '.[crosscheck]'")
-
-from symtf.cli import main  # noqa: E402
-from symtf.numeric import compile_forward  # noqa: E402
-from symtf.numeric.backends import to_numpy  # noqa: E402
-from symtf.numeric.checkpoint import load_checkpoint  # noqa: E402
+from symtf.cli import main
+from symtf.numeric import compile_forward
+from symtf.numeric.backends import to_numpy
+from symtf.numeric.checkpoint import load_checkpoint
 
 pytestmark = pytest.mark.crosscheck
 
@@ -40,18 +30,7 @@ TOLERANCE = {"float64": 1e-10, "float32": 1e-4}
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     """A random 3-layer GPT-2 (n_vocab 13, n_ctx 17, d_model 10 = 2 heads × 5, d_mlp 11) saved to disk."""
-    from transformers import GPT2Config, GPT2LMHeadModel
-
-    config = GPT2Config(vocab_size=13, n_positions=17, n_embd=10, n_head=2, n_inner=11, n_layer=LAYERS,
-                        activation_function="gelu_new", layer_norm_epsilon=1e-5, resid_pdrop=0.0, embd_pdrop=0.0,
-                        attn_pdrop=0.0, attn_implementation="eager", bos_token_id=0, eos_token_id=0)
-    torch.manual_seed(7)
-    model = GPT2LMHeadModel(config).to(torch.float64).eval()
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            p.normal_(0.0, 0.4)
-            if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
-                p.add_(1.0)
+    model = random_gpt2(layers=LAYERS, seed=7)
     path = tmp_path_factory.mktemp("gpt2-3")
     model.save_pretrained(path)
     return path, model

@@ -8,47 +8,19 @@ must give the logits of an HF one-layer model holding HF's block ℓ.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
+from tests.hf_gpt2 import random_gpt2 as gpt2
+from tests.hf_gpt2 import torch
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-from symtf.errors import InputError  # noqa: E402
-from symtf.numeric import compile_forward  # noqa: E402
-from symtf.numeric.checkpoint import PER_LAYER, load_checkpoint  # noqa: E402
-
-if os.environ.get("SYMTF_REQUIRE_CROSSCHECK"):
-    import torch  # noqa: E402
-    import transformers  # noqa: E402
-else:
-    torch = pytest.importorskip("torch", reason="torch not installed: pip install -e '.[crosscheck]'")
-    transformers = pytest.importorskip("transformers", reason="transformers not installed: pip install -e '.[crosscheck]'")
+from symtf.errors import InputError
+from symtf.numeric import compile_forward
+from symtf.numeric.checkpoint import PER_LAYER, load_checkpoint
 
 pytestmark = pytest.mark.crosscheck
 
-# prime sizes: n_vocab 13, n_ctx 17, d_model 10 = 2 heads × 5, d_mlp 11, n = 7
-TOKENS = [3, 1, 4, 1, 5, 9, 2]
-
-
-def gpt2(layers=3, tied=True, activation="gelu_new", seed=0):
-    """A random GPT-2 in float64 with every parameter random (GPT-2's init leaves biases 0, LN scales 1)."""
-    from transformers import GPT2Config, GPT2LMHeadModel
-
-    config = GPT2Config(vocab_size=13, n_positions=17, n_embd=10, n_head=2, n_inner=11, n_layer=layers,
-                        activation_function=activation, layer_norm_epsilon=1e-5, tie_word_embeddings=tied,
-                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, attn_implementation="eager",
-                        bos_token_id=0, eos_token_id=0)
-    torch.manual_seed(seed)
-    model = GPT2LMHeadModel(config).to(torch.float64).eval()
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            p.normal_(0.0, 0.4)
-            if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
-                p.add_(1.0)
-    return model
+TOKENS = [3, 1, 4, 1, 5, 9, 2]  # n = 7
 
 
 def hf_logits(model, tokens=TOKENS) -> np.ndarray:
