@@ -169,7 +169,6 @@ def test_row_convention_mutants_are_all_mismatches():
     assert len(mismatches) >= 4
     assert all(f.status == "mismatch" or _unchecked_for_a_reason(f) for f in findings if f.kind == "claim" and
                f.latex != "L = X^{(2)} W_U" and f.rule != "figures"), findings
-    # without a mask, softmax of the scores is a GPT's pattern only if the mask is implied; here S is defined
-    # wrongly too, so the claim is left unchecked with the reason
+    # without a mask, softmax of the scores is not a GPT's attention pattern (the document writes the mask)
     unmasked = next(f for f in findings if f.latex == r"A = \text{softmax}(S)")
-    assert _unchecked_for_a_reason(unmasked)
+    assert unmasked.status == "mismatch" and unmasked.diagnosis == "the causal mask left out (right side)"

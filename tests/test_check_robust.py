@@ -270,10 +270,7 @@ def _spaced(latex: str, char: str) -> str:
     return "".join(" " + c if c == char and i and latex[i - 1] not in " \\" else c for i, c in enumerate(latex))
 
 
-@pytest.mark.parametrize("char", ["=", "+", pytest.param("^", marks=pytest.mark.xfail(
-    strict=True, reason="checker.choose_profiles counts convention hints with regexes on the raw LaTeX "
-    r"(x\^\{\(\d\)\}, W\^\{?[QKV]): x ^{(0)} flips the post to the row convention, 7 → 35 mismatches; "
-    "the lead's files"))])
+@pytest.mark.parametrize("char", ["=", "+", "^"])
 def test_spaces_between_tokens_change_no_verdict(post_path, char):
     """A space is no meaning in LaTeX math: the post's verdicts stay the same with spaces inserted."""
     post = post_path.read_text(encoding="utf-8")

@@ -45,8 +45,9 @@ def choose_profiles(frags, convention: str, profile: dict | None):
         return ROW, None
     row = col = 0
     for frag in frags:
-        row += len(re.findall(r"(?<![\\a-zA-Z])[QKVX](?![a-zA-Z])|W\^\{?[QKV]|d_\{?k\}?", frag.latex))
-        col += len(re.findall(r"x\^\{\(\d\)\}|q_n|W_\{?[QKV]\}?\^?\{?h?\}? ?x", frag.latex))
+        latex = re.sub(r"\s+", "", frag.latex[:2000])  # x ^{(0)} is x^{(0)}
+        row += len(re.findall(r"(?<![\\a-zA-Z])[QKVX](?![a-zA-Z])|W\^\{?[QKV]|d_\{?k\}?", latex))
+        col += len(re.findall(r"x\^\{\(\d\)\}|q_n|W_\{?[QKV]\}?\^?\{?h?\}? ?x", latex))
     return (ROW, COLUMN) if row > col else (COLUMN, ROW)
 
 
@@ -73,10 +74,10 @@ class DocumentChecker:
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
-        self.primary = self.model.profile(self.primary)
-        self.secondary = self.model.profile(self.secondary) if self.secondary else None
+        self.primary = _written(self.model.profile(self.primary), text)
+        self.secondary = _written(self.model.profile(self.secondary), text) if self.secondary else None
         self.model.convention = self.primary.get("convention", "")
-        self.size_names = set(re.findall(r"n_\{?(?:\\text\{)?([a-z]+)", text))  # n_vocab, n_ctx ... written
+        self.size_names = set(re.findall(r"n\s*_\s*\{?\s*(?:\\text\s*\{)?\s*([a-z]+)", text))  # n_vocab, n_ctx ... written
         # sections that define the score matrix S with −∞ above the diagonal (the masked reading of S)
         self.masked_sections = {f.section for f in self.frags if re.match(r"\s*S\s*=", f.latex) and "infty" in f.latex}
 
@@ -286,8 +287,12 @@ class DocumentChecker:
             subject_col = next((c for c, h in enumerate(header) if h.startswith(("expression", "parameter"))), None)
             for r, _ in enumerate(table.rows):
                 shape_cells[(t, r, shape_col)] = (t, r, subject_col)
-        for frag in self.frags:
-            if frag.cell and frag.cell in set(shape_cells.values()):
+        subject_cells = set(shape_cells.values())  # once, not once per fragment
+        self.by_cell: dict = {}  # cell -> indices of its fragments in self.frags
+        for k, frag in enumerate(self.frags):
+            if frag.cell:
+                self.by_cell.setdefault(frag.cell, []).append(k)
+            if frag.cell and frag.cell in subject_cells:
                 subjects.setdefault(frag.cell, []).append(frag)
         return shape_cells, subjects
 
@@ -314,7 +319,7 @@ class DocumentChecker:
         nodes = []
         for sub in subjects.get(shape_cells[frag.cell], []):
             nodes += _subject_nodes(sub.latex)
-        shapes = [f for f in self.frags if f.cell == frag.cell]
+        shapes = [self.frags[k] for k in self.by_cell.get(frag.cell, ())] or [frag]
         if len(shapes) > 1 and len(nodes) == len(shapes):
             nodes = [nodes[shapes.index(frag)]]
         return [(stated, nodes)] if nodes else [(stated, [])]
@@ -372,16 +377,18 @@ class DocumentChecker:
             member = _MEMBER.fullmatch(st.text)
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
                 try:
-                    subject = parse(member.group(1))[1][0]
+                    subjects = [parse(part)[1][0] for part in _top_level_commas(member.group(1))]
                     stated = parse(member.group(2) or member.group(3))[1][0]
                 except ParseError as exc:
                     self.add(line, st.text, "unparsed", "shape", f"cannot parse: {exc}")
                     continue
-                if subject[0] == "sym":
-                    self.findings.extend(check_shape(line, st.text, stated, [subject], ctx))
-                else:
-                    self._expr_shape(line, st.text, subject, stated, ctx, fb)
-                self._about(start, [subject])
+                for subject in subjects:  # W^Q, W^K \in \mathbb{R}^{d \times d_k}: each of them
+                    begin = len(self.findings)
+                    if subject[0] == "sym":
+                        self.findings.extend(check_shape(line, st.text, stated, [subject], ctx))
+                    else:
+                        self._expr_shape(line, st.text, subject, stated, ctx, fb)
+                    self._about(begin, [subject])
                 continue
             try:
                 chain = parse(st.text)
@@ -520,7 +527,7 @@ class DocumentChecker:
                        set(self.model.meanings))
         lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
         sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else self.own_sizes(ctx))
-        if sized is not None and loose and any(f.status == "mismatch" for f in sized):
+        if sized is not None and loose and any(f.status == "mismatch" and f.basis != "document" for f in sized):
             return self.add(line, text, "unchecked", "figures", f"{', '.join('$' + k + '$' for k in loose)} names "
                             "different sizes in different documents (d_model or d_head, heads or head size) and this "
                             "one does not say which: not compared with published figures")
@@ -700,6 +707,26 @@ class DocumentChecker:
 # activations computed from others: printed values for them, after an example's inputs, are results to
 # recompute (not supported), not new inputs
 _DERIVED = {"S", "s", "A", "a", "r", "o", "z", "m", r"\ell", "p", "Z", "O", "P", "L"}
+
+
+def _written(profile: dict, text: str) -> dict:
+    """``profile`` with the size names this document writes (``d_k`` or ``d_\\text{head}``), for expected forms."""
+    written = tuple(k for k in profile["sizes"] if "_" in k and re.search(
+        re.escape(k.split("_", 1)[0]) + r"_\{?\s*(?:\\text\{|\\mathrm\{)?" + re.escape(k.split("_", 1)[1]) + r"\b", text))
+    return {**profile, "written": written}
+
+
+def _top_level_commas(text: str) -> list[str]:
+    """``W^Q, W^K`` → ``["W^Q", "W^K"]``; commas inside braces or brackets stay (at most 16 parts)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "{([" and 1 or ch in "})]" and -1 or 0
+        if ch == "," and depth == 0 and len(parts) < 15:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in parts + [cur] if p.strip()]
 
 
 def _anchor_key(node) -> str:

@@ -42,15 +42,30 @@ def _replace_once(tree, pred, make):
 
 def missing_scale(side, ctx):
     """The scores lack the 1/√d_head: ``softmax(QK^T)`` for ``softmax(QK^T/√d_head)``."""
-    sizes = [k for k, v in ctx.profile["sizes"].items() if v == "d_head"]
-    names = [tuple(k.split("_", 1)) if "_" in k else (k, None) for k in sizes[:2]]
     out = []
-    for base, sub in names:
+    for base, sub in _head_size_names(ctx):
         d = ("sym", base, sub, None)
         out += _replace_once(side, lambda n: n[0] == "call" and n[1] == "softmax" and len(n[3]) == 1 and
                              "sqrt" not in repr(n[3]),
                              lambda n, d=d: ("call", n[1], n[2], [("mul", n[3][0], ("sqrt", d), "/")]))
     return out
+
+
+def wrong_root(side, ctx):
+    """The wrong size under the square root: ``\\sqrt{d_\\text{model}}`` for ``\\sqrt{d_\\text{head}}``."""
+    out = []
+    for base, sub in _head_size_names(ctx):
+        d = ("sym", base, sub, None)
+        out += _replace_once(side, lambda n, d=d: n[0] == "sqrt" and n[1] != d, lambda n, d=d: ("sqrt", d))
+    return out
+
+
+def _head_size_names(ctx) -> list[tuple[str, str | None]]:
+    """How the profile spells d_head (``d_k``, ``d_\\text{head}``), shortest first."""
+    ambiguous, written = set(ctx.profile.get("ambiguous", ())), ctx.profile.get("written", ())
+    sizes = sorted((k for k, v in ctx.profile["sizes"].items() if v == "d_head" and k not in ambiguous),
+                   key=lambda k: (k not in written, len(k)))  # the document's own spelling first
+    return [tuple(k.split("_", 1)) if "_" in k else (k, None) for k in sizes[:2]]
 
 
 def transposed(side, ctx):
@@ -125,6 +140,7 @@ def missing_mask(side, ctx):
 
 RULES = (
     ("missing 1/√d_head scale", missing_scale),
+    ("the wrong size under the square root", wrong_root),
     ("W_Q and W_K (or Q and K) swapped", swapped_qk),
     ("a transposed factor", transposed),
     ("the factors of a product in the wrong order", reversed_product),

@@ -107,7 +107,8 @@ def _data() -> tuple:
     return phrases, index_nouns, devs
 
 
-_AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called)\s+)"
+_AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called)\s+|"
+                    r"(?=(?:attention |transformer |decoder |encoder )?(?:heads|layers)\b))"
                     r"(?:the|a|an|our|its|their)?\s*(?P<phrase>[^.;:$()]{0,80})")
 _BEFORE = re.compile(r"(?:the|a|an|our|its|their|with|of)\s+(?P<phrase>[^.;:$()]{0,80}?)\s*[,(]?\s*$")
 

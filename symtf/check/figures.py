@@ -27,6 +27,10 @@ def size_expr(node, ctx: Context):
     kind = node[0]
     if kind == "num" and float(node[1]).is_integer():
         return Integer(int(node[1]))
+    if kind == "sym" and node[3] is not None and node[3].isdigit() and len(node[3]) <= 2:
+        return size_expr(("sym", node[1], node[2], None), ctx) ** int(node[3])  # d_\text{model}^2
+    if kind == "pow" and node[2][0] == "num" and float(node[2][1]).is_integer() and 0 < node[2][1] <= 64:
+        return size_expr(node[1], ctx) ** int(node[2][1])
     if kind == "sym" and node[3] is None:
         name = node[1] + (f"_{node[2]}" if node[2] else "")
         key = ctx.profile["sizes"].get(name) or ctx.profile.get("shape_sizes", {}).get(name)
@@ -348,8 +352,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     document's own sizes stated earlier (``own``: size symbol → (value, line)); with neither, a size set to a
     number is the document's own value (a definition), and anything else is left unchecked.
     """
-    if any(node[0] not in ("num", "sym", "mul", "frac") or node[0] == "sym" and node[3] is not None
-           for e in exprs for node in _nodes(e)):
+    if any(node[0] not in ("num", "sym", "mul", "frac", "pow") or
+           node[0] == "sym" and node[3] is not None and not node[3].isdigit() for e in exprs for node in _nodes(e)):
         return None
     try:
         sides = [size_expr(e, ctx) for e in exprs]
@@ -368,6 +372,14 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
             out.append(Finding(line, text, "unchecked", "figures", "n is the length of one input, not a model size"))
             continue
         literal = not (a.free_symbols and b.free_symbols)
+        if not a.free_symbols and not b.free_symbols:  # 4 \cdot 512^2 = 1048576: exact arithmetic
+            ok = a == b if rel == "=" else None
+            out.append(Finding(line, text, "unchecked" if ok is None else "verified" if ok else "mismatch", "figures",
+                               f"the relation {rel} is not checked" if ok is None else
+                               ("holds exactly (exact integer arithmetic)" if ok else f"does not hold: {a} ≠ {b}"),
+                               None if ok in (None, True) else f"{unparse(ea)} = {a}"))
+            out[-1].basis = "arithmetic"
+            continue
         if literal and not named and published:
             out.append(_published_relation(line, text, a, b, published[0]))
             continue

@@ -68,6 +68,12 @@ def bold_letters(text: str) -> set[str]:
     return set(_BOLD_LETTER.findall(text))
 
 
+def _unfont(m: re.Match) -> str:
+    """The letter of ``\\mathbf{x}``; a word in a font is a name (``\\mathrm{head_i}`` → ``\\text{head}_i``)."""
+    word = re.fullmatch(r"\s*([A-Za-z]{2,})\s*(.*)", m.group(1), re.S)
+    return r"\text{" + word.group(1) + "}" + word.group(2) if word else m.group(1)
+
+
 def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset = frozenset()) -> str:
     r"""``latex`` rewritten for the reading grammar (see the module docstring); bounded work.
 
@@ -89,8 +95,7 @@ def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset 
     text = _OVER.sub(r"\1", text)
     text = _BRACE.sub(r"\1", text)
     for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}; a word in a font is a name (\mathrm{softmax})
-        new = _FONT.sub(lambda m: m.group(1) if not re.fullmatch(r"\s*[A-Za-z]{2,}\s*", m.group(1)) else
-                        r"\text{" + m.group(1).strip() + "}", text)
+        new = _FONT.sub(_unfont, text)
         if new == text:
             break
         text = new

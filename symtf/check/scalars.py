@@ -74,6 +74,8 @@ def to_sympy(node) -> sp.Expr:
         return sp.Add(*[s * to_sympy(t) for t, s in zip(node[1], node[2])])
     if kind == "mul":
         a, b = to_sympy(node[1]), to_sympy(node[2])
+        if node[3] == "×" and not (a.is_number and b.is_number):
+            raise NotScalar("× between symbols is a shape (d × n), not a product")
         if node[3] in ("*", "×", "·"):
             return a * b
         if node[3] == "/":
