@@ -135,3 +135,15 @@ def test_eval_checkpoint_command(tmp_path, capsys):
     assert np.abs(np.array(acts["logits"]["values"]) - theirs).max() <= 1e-10 * max(1.0, np.abs(theirs).max())
     assert main(["eval", "--checkpoint", str(tmp_path / "nope"), "--tokens", "1"]) == 2
     assert "nope: not a directory" in capsys.readouterr().err
+
+
+def test_sharded_safetensors_read_like_one_file(tmp_path):
+    model = gpt2(layers=2)
+    model.save_pretrained(tmp_path / "one")
+    model.save_pretrained(tmp_path / "shards", max_shard_size="2KB")
+    assert (tmp_path / "shards" / "model.safetensors.index.json").is_file()
+    assert len(list((tmp_path / "shards").glob("model-*.safetensors"))) > 1
+    one, shards = load_checkpoint(tmp_path / "one"), load_checkpoint(tmp_path / "shards")
+    assert set(one.params) == set(shards.params)
+    for key, value in one.params.items():
+        np.testing.assert_array_equal(shards.params[key], value, err_msg=key)
