@@ -104,7 +104,11 @@ class Forward:
     call, or a :class:`~symtf.numeric.weights.Weights` from ``f.prepare(weights)`` (validated once).
     ``tokens`` are integer token ids $t_1 \dots t_n$ (0-based). Outputs are in the model's own
     convention (the post's column vectors unless the variant says ``Convention.ROW``), per-head
-    arrays with the head axis first.
+    arrays with the head axis first: numpy arrays, or torch tensors on ``device`` with
+    ``backend="torch"``. A stacked model (``Variant(layers=L)``) runs its block rows once per layer
+    $\ell$, each layer reading its slice of the per-layer parameters, and returns them as
+    ``"q.1"`` … ``"q.L"``. ``keys`` limits the rows run and the values kept (see
+    :func:`compile_forward`).
     """
 
     def __init__(self, model: Model, dtype=np.float64, heads: str = "batched", keys: Sequence[str] | None = None,
