@@ -517,25 +517,9 @@ class DocumentChecker:
         self.add(line, text, "verified", "shape", f"well-formed ({shape}){note}; an expression, not a claim")
 
     def relation(self, index, frag, line, text, exprs, rels, ctx, fb):
-        para = ""
-        for k in range(index, max(index - 30, -1), -1):  # the paragraph up to this fragment (bounded)
-            if self.frags[k].block != frag.block:
-                break
-            para = self.frags[k].before + " " + para
-        prose = para + " " + " ".join(frag.section)  # the model a sentence or its section names
-        loose = sorted({_anchor_key(n) for n in walk(exprs) if n[0] == "sym"} & set(ctx.profile.get("ambiguous", ())) -
-                       set(self.model.meanings))
-        lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
-        sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else self.own_sizes(ctx))
-        if sized is not None and loose and any(f.status == "mismatch" and f.basis != "document" for f in sized):
-            return self.add(line, text, "unchecked", "figures", f"{', '.join('$' + k + '$' for k in loose)} names "
-                            "different sizes in different documents (d_model or d_head, heads or head size) and this "
-                            "one does not say which: not compared with published figures")
-        if sized is not None:
-            self._remember_size(exprs, rels, line, ctx, sized)
-            for f in sized:
-                f.basis = f.basis or "published"
-            self.findings.extend(sized)
+        """A chain of relations: a size claim, an example's definition, a condition on indices, or its links
+        judged one by one (:meth:`_link`), with the variables a function definition binds."""
+        if self._size_claim(index, frag, line, text, exprs, rels, ctx):
             return
         first = exprs[0]
         if len(exprs) == 2 and first and first[0] == "sym" and first[2] is None and first[3] is None and \
@@ -547,114 +531,154 @@ class DocumentChecker:
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             return self.add(line, text, "recognized", "notation", "a condition on indices", kind="mention")
-        first = exprs[0]
-        if first[0] == "idx" and first[1][0] == "call":  # softmax(z)_i = ...: one entry of a function's value
-            first = first[1]
-        if first[0] == "call" and first[1] in FUNCTION_DEFS and len(first[3]) == 1 and first[3][0][0] == "sym" \
-                and first[3][0][2] is None and first[3][0][3] is None:
-            var = first[3][0][1]
-            rng = np.random.default_rng(7)
-            bound = {var: rng.standard_normal((ctx.n, 1)), r"\gamma": rng.standard_normal((ctx.n, 1)),
-                     r"\beta": rng.standard_normal((ctx.n, 1))}
-            if first[1] in ("FFN", "MLP"):  # one token of the residual stream: a row or a column of d_model
-                d = ctx.size_value("d_model")
-                bound = {var: rng.standard_normal((1, d) if ctx.row else (d, 1))}
-            if first[1] == "LayerNorm":  # the statistics of the bound vector; the model's epsilon is 0
-                x = bound[var]
-                bound.update({r"\mu": np.float64(x.mean()), r"\sigma": np.float64(x.std()),
-                              r"\epsilon": np.float64(0.0), r"\varepsilon": np.float64(0.0)})
-            self.section_vars.setdefault(frag.section, {}).update(bound)
-            ctx = ctx.with_(fvars={**ctx.fvars, **bound}, elementwise=first[1] in ("ReLU", "GELU"))
-        stat = _statistic(first)
-        if stat and len(exprs) == 2:
-            var = next((n[1] for n in walk(exprs[1]) if n[0] == "sym" and n[1] not in (r"\mu", r"\sigma", "d")
-                        and len(n[1]) == 1), None)
-            if var is not None and var not in ctx.fvars:
-                try:
-                    ctx.resolve(("sym", var, None, None), {})
-                except CheckError:  # an otherwise unknown vector x: LayerNorm's mean and variance of its entries
-                    d = ctx.size_value("d_model")
-                    rng = np.random.default_rng(11)
-                    shape = (1, d) if ctx.row else (d, 1)
-                    x = rng.standard_normal(shape)
-                    bound = {var: x, r"\mu": np.float64(x.mean()), r"\sigma": np.float64(x.std()), "d": np.float64(d),
-                             r"\gamma": rng.standard_normal(shape), r"\beta": rng.standard_normal(shape)}
-                    self.section_vars.setdefault(frag.section, {}).update(bound)
-                    ctx = ctx.with_(fvars={**ctx.fvars, **bound})
+        ctx = self._bind_statistics(frag, exprs, self._bind_function_variable(frag, exprs, ctx))
         condition = self._condition(frag, index)
         if condition:
             ctx = ctx.with_(condition=condition)
         for k, rel in enumerate(rels):
-            a, b = exprs[k], exprs[k + 1]
-            if a is not None and not any(n[0] == "sym" for n in walk([a, b])) and \
-                    self._own_scalars(line, text, a, b, rel, rels, ctx):
-                continue  # printed numbers only: exact rational arithmetic
-            out = judge(a, b, rel, ctx, fb)
-            if out.status == "unchecked" and self._own_scalars(line, text, a, b, rel, rels, ctx):
-                continue
-            if out.status == "mismatch" and _tying(a, b):
-                self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
-                         "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
-                continue
-            if out.status == "mismatch" and "'softmax', False" in repr((a, b)):
-                starred = judge(_star(a), _star(b), rel, ctx, fb)
-                if starred.status == "verified" and not self._mask_expected(frag, line):
-                    # right for the reference model (a decoder) once the causal mask is applied; this document
-                    # has not written the mask before (or its model is an encoder): the mask may be implied
-                    link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
-                    dev = self.model.deviation("no-causal-mask")
-                    why = (f"this document's attention is unmasked ({dev.evidence!r}, line {dev.line}), which the "
-                           "reference model (a causal decoder) cannot check" if dev and dev.line <= line else
-                           "the document has not written the mask so far, so it may be implied")
-                    self.add_claim([a, b], line, link, "unchecked", "definition",
-                                   f"holds with the causal mask (softmax*); {why}", basis="document")
-                    continue
-            flip = {v: ctx.fvars[v].T for v in ctx.examples if np.ndim(ctx.fvars.get(v)) == 2 and
-                    1 in np.shape(ctx.fvars[v]) and any(n[0] == "sym" and n[1] == v for n in walk([a, b]))}
-            if out.status == "mismatch" and flip:  # an inline [1, 0, 2] is a row or a column: the other reading
-                other = judge(a, b, rel, ctx.with_(fvars={**ctx.fvars, **flip}), fb)
-                if other.status == "verified" or (other.status == "mismatch" and out.shape_problem and
-                                                  not other.shape_problem):
-                    out = other
-            if out.status == "mismatch" and len(rels) == 1 and _example_value(a, b):
-                # q = [1, 0, 2, 1]: printed numbers for a model quantity are a worked example's own values
-                earlier = self.section_vars.get(frag.section, {})
-                if a[2] is None and a[3] is None and not (earlier and a[1] in _DERIVED):
-                    try:
-                        value = Evaluator(ctx).ev(b, {})
-                    except CheckError:
-                        value = None
-                    if value is not None and b[0] == "list" and not ctx.row and np.ndim(value) == 2 and \
-                            value.shape[0] == 1:
-                        value = value.T  # [1, 0, 2] written inline: a column vector in the column convention
-                    if value is not None:
-                        self.section_vars.setdefault(frag.section, {})[a[1]] = value
-                        self.section_examples.setdefault(frag.section, set()).add(a[1])
-                        self.add(line, text, "unchecked", "definition", f"defines {a[1]} for this section's "
-                                 "example (printed numbers, not the model's weights: a definition, nothing to check)")
-                        continue
-                self.add(line, text, "unchecked", "numeric", "printed numbers for a model quantity: an example's "
-                         "own values, which the model's random weights cannot confirm" +
-                         (" (recomputing it from the example's inputs is not supported)" if earlier else ""))
-                continue
-            numeric = rel == "≈" or tolerance([a, b]) is not None
-            rule = "numeric" if numeric else ("definition" if len(rels) == 1 else "chain")
-            if out.shape_problem:
-                rule = "shape"
-            link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
-            expected = diagnosis = None
-            if out.status == "mismatch":
-                dev = self.model.deviation("no-causal-mask")
-                found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line))
-                diagnosis, expected = found if found else (None, expected_for(a, b, rel, out, ctx))
-            syms = [n for n in walk([a, b]) if n[0] == "sym"]
-            basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
-            self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,
-                           basis=basis)
-            if rel == "=" and a is not None and a[0] == "sym":
-                self.findings[-1].defines = _anchor_key(a)
+            self._link(frag, line, text, exprs[k], exprs[k + 1], rel, len(rels), ctx, fb)
 
-    def _own_scalars(self, line, text, a, b, rel, rels, ctx) -> bool:
+    def _size_claim(self, index, frag, line, text, exprs, rels, ctx) -> bool:
+        """A chain of sizes (``d_\\text{model} = 768``, ``d_k = d_\\text{model}/h = 64``): against the model
+        the sentence or its section names, else the document's own sizes. True if it was one."""
+        para = ""
+        for k in range(index, max(index - 30, -1), -1):  # the paragraph up to this fragment (bounded)
+            if self.frags[k].block != frag.block:
+                break
+            para = self.frags[k].before + " " + para
+        prose = para + " " + " ".join(frag.section)  # the model a sentence or its section names
+        loose = sorted({_anchor_key(n) for n in walk(exprs) if n[0] == "sym"} & set(ctx.profile.get("ambiguous", ())) -
+                       set(self.model.meanings))
+        lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
+        sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else self.own_sizes(ctx))
+        if sized is None:
+            return False
+        if loose and any(f.status == "mismatch" and f.basis != "document" for f in sized):
+            self.add(line, text, "unchecked", "figures", f"{', '.join('$' + k + '$' for k in loose)} names "
+                     "different sizes in different documents (d_model or d_head, heads or head size) and this "
+                     "one does not say which: not compared with published figures")
+            return True
+        self._remember_size(exprs, rels, line, ctx, sized)
+        for f in sized:
+            f.basis = f.basis or "published"
+        self.findings.extend(sized)
+        return True
+
+    def _bind_function_variable(self, frag, exprs, ctx):
+        """``\\text{FFN}(x) = …``, ``\\text{LayerNorm}(x) = …``: the defined function's variable bound to a random
+        vector of the right size (and LayerNorm's statistics of it), for this section."""
+        first = exprs[0]
+        if first[0] == "idx" and first[1][0] == "call":  # softmax(z)_i = ...: one entry of a function's value
+            first = first[1]
+        if not (first[0] == "call" and first[1] in FUNCTION_DEFS and len(first[3]) == 1 and
+                first[3][0][0] == "sym" and first[3][0][2] is None and first[3][0][3] is None):
+            return ctx
+        var = first[3][0][1]
+        rng = np.random.default_rng(7)
+        bound = {var: rng.standard_normal((ctx.n, 1)), r"\gamma": rng.standard_normal((ctx.n, 1)),
+                 r"\beta": rng.standard_normal((ctx.n, 1))}
+        if first[1] in ("FFN", "MLP"):  # one token of the residual stream: a row or a column of d_model
+            d = ctx.size_value("d_model")
+            bound = {var: rng.standard_normal((1, d) if ctx.row else (d, 1))}
+        if first[1] == "LayerNorm":  # the statistics of the bound vector; the model's epsilon is 0
+            x = bound[var]
+            bound.update({r"\mu": np.float64(x.mean()), r"\sigma": np.float64(x.std()),
+                          r"\epsilon": np.float64(0.0), r"\varepsilon": np.float64(0.0)})
+        self.section_vars.setdefault(frag.section, {}).update(bound)
+        return ctx.with_(fvars={**ctx.fvars, **bound}, elementwise=first[1] in ("ReLU", "GELU"))
+
+    def _bind_statistics(self, frag, exprs, ctx):
+        """``\\mu = \\frac{1}{d}\\sum_i x_i``: an otherwise unknown vector x bound to a random one of d_model
+        entries, with its mean and deviation, for this section."""
+        if not (_statistic(exprs[0]) and len(exprs) == 2):
+            return ctx
+        var = next((n[1] for n in walk(exprs[1]) if n[0] == "sym" and n[1] not in (r"\mu", r"\sigma", "d")
+                    and len(n[1]) == 1), None)
+        if var is None or var in ctx.fvars:
+            return ctx
+        try:
+            ctx.resolve(("sym", var, None, None), {})
+            return ctx
+        except CheckError:
+            pass
+        d = ctx.size_value("d_model")
+        rng = np.random.default_rng(11)
+        shape = (1, d) if ctx.row else (d, 1)
+        x = rng.standard_normal(shape)
+        bound = {var: x, r"\mu": np.float64(x.mean()), r"\sigma": np.float64(x.std()), "d": np.float64(d),
+                 r"\gamma": rng.standard_normal(shape), r"\beta": rng.standard_normal(shape)}
+        self.section_vars.setdefault(frag.section, {}).update(bound)
+        return ctx.with_(fvars={**ctx.fvars, **bound})
+
+    def _link(self, frag, line, text, a, b, rel, links, ctx, fb):
+        """One link ``a rel b``: the document's own numbers and scalars first, then the reference model, with
+        the readings that forgive a modelling choice (tied embeddings, an implied causal mask, a printed
+        vector's orientation) and an example's printed values as definitions; a mismatch gets a diagnosis."""
+        link = text if links == 1 else unparse(("chain", [a, b], [rel]))
+        if a is not None and not any(n[0] == "sym" for n in walk([a, b])) and \
+                self._own_scalars(line, text, a, b, rel, links, ctx):
+            return  # printed numbers only: exact rational arithmetic
+        out = judge(a, b, rel, ctx, fb)
+        if out.status == "unchecked" and self._own_scalars(line, text, a, b, rel, links, ctx):
+            return
+        if out.status == "mismatch" and _tying(a, b):
+            return self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
+                            "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
+        if out.status == "mismatch" and "'softmax', False" in repr((a, b)) and not self._mask_expected(frag, line) \
+                and judge(_star(a), _star(b), rel, ctx, fb).status == "verified":
+            dev = self.model.deviation("no-causal-mask")  # right once the reference's causal mask is applied
+            why = (f"this document's attention is unmasked ({dev.evidence!r}, line {dev.line}), which the "
+                   "reference model (a causal decoder) cannot check" if dev and dev.line <= line else
+                   "the document has not written the mask so far, so it may be implied")
+            return self.add_claim([a, b], line, link, "unchecked", "definition",
+                                  f"holds with the causal mask (softmax*); {why}", basis="document")
+        flip = {v: ctx.fvars[v].T for v in ctx.examples if np.ndim(ctx.fvars.get(v)) == 2 and
+                1 in np.shape(ctx.fvars[v]) and any(n[0] == "sym" and n[1] == v for n in walk([a, b]))}
+        if out.status == "mismatch" and flip:  # an inline [1, 0, 2] is a row or a column: the other reading
+            other = judge(a, b, rel, ctx.with_(fvars={**ctx.fvars, **flip}), fb)
+            if other.status == "verified" or (other.status == "mismatch" and out.shape_problem and
+                                              not other.shape_problem):
+                out = other
+        if out.status == "mismatch" and links == 1 and _example_value(a, b):
+            return self._example_values(frag, line, text, a, b, ctx)
+        self._record(line, link, a, b, rel, links, out, ctx)
+
+    def _example_values(self, frag, line, text, a, b, ctx):
+        """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values."""
+        earlier = self.section_vars.get(frag.section, {})
+        if a[2] is None and a[3] is None and not (earlier and a[1] in _DERIVED):
+            try:
+                value = Evaluator(ctx).ev(b, {})
+            except CheckError:
+                value = None
+            if value is not None and b[0] == "list" and not ctx.row and np.ndim(value) == 2 and value.shape[0] == 1:
+                value = value.T  # [1, 0, 2] written inline: a column vector in the column convention
+            if value is not None:
+                self.section_vars.setdefault(frag.section, {})[a[1]] = value
+                self.section_examples.setdefault(frag.section, set()).add(a[1])
+                return self.add(line, text, "unchecked", "definition", f"defines {a[1]} for this section's "
+                                "example (printed numbers, not the model's weights: a definition, nothing to check)")
+        self.add(line, text, "unchecked", "numeric", "printed numbers for a model quantity: an example's "
+                 "own values, which the model's random weights cannot confirm" +
+                 (" (recomputing it from the example's inputs is not supported)" if earlier else ""))
+
+    def _record(self, line, link, a, b, rel, links, out, ctx):
+        """The finding of a judged link, with a diagnosis and the expected form for a mismatch."""
+        numeric = rel == "≈" or tolerance([a, b]) is not None
+        rule = "shape" if out.shape_problem else "numeric" if numeric else "definition" if links == 1 else "chain"
+        expected = diagnosis = None
+        if out.status == "mismatch":
+            dev = self.model.deviation("no-causal-mask")
+            found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line))
+            diagnosis, expected = found if found else (None, expected_for(a, b, rel, out, ctx))
+        syms = [n for n in walk([a, b]) if n[0] == "sym"]
+        basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
+        self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,
+                       basis=basis)
+        if rel == "=" and a is not None and a[0] == "sym":
+            self.findings[-1].defines = _anchor_key(a)
+
+    def _own_scalars(self, line, text, a, b, rel, links: int, ctx) -> bool:
         """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
         definition recorded, or judged in its own terms (:mod:`symtf.check.scalars`). True if a finding
         was added."""
@@ -664,7 +688,7 @@ class DocumentChecker:
         if {n.split("_")[0].split("^")[0] for n in names} & self.model.matrices or any(self._reference_matrix(n, ctx) for n in walk([a, b])
                                                if n[0] == "sym"):
             return False
-        link = text if len(rels) == 1 else unparse(("chain", [a, b], [rel]))
+        link = text if links == 1 else unparse(("chain", [a, b], [rel]))
         if rel == "=" and a[0] == "sym" and (a[3] is None or not a[3].isdigit()):
             name = symbol_name(a)
             if name not in self.scalars.values or self.scalars.values[name][0].is_number:
