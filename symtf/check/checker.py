@@ -10,6 +10,7 @@ from .compare import expected_for, free_vars, judge, tolerance, walk
 from .context import TAGS, Context, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
+from .docshapes import Declarations, Misfit, Undetermined, _same, _show, shape, size_of
 from .document import DocumentModel, deviations_in, meaning_from_prose
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
 from symtf.sources import read
@@ -72,7 +73,8 @@ class DocumentChecker:
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
         self.macros = document_macros(text)
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
-        self.scalars = ScalarBook()  # the document's own scalar values and definitions, in reading order
+        self.scalars = ScalarBook()
+        self.declared = Declarations()  # the document's own matrices and their declared shapes  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
         self.primary = _written(self.model.profile(self.primary), text)
         self.secondary = _written(self.model.profile(self.secondary), text) if self.secondary else None
@@ -94,6 +96,7 @@ class DocumentChecker:
                 model.mask_written = frag.line
             if _MATRIXY.search(frag.latex):  # \mathbf{X}, X^\top, X \in \mathbb{R}^{a \times b}: not a scalar
                 model.matrices |= {next(g for g in m.groups() if g) for m in _MATRIX_NAMES.finditer(frag.latex[:2000])}
+            self._declare(frag)
             if len(frag.latex) > 200:
                 continue
             try:
@@ -388,6 +391,11 @@ class DocumentChecker:
                         self.findings.extend(check_shape(line, st.text, stated, [subject], ctx))
                     else:
                         self._expr_shape(line, st.text, subject, stated, ctx, fb)
+                    if [f.status for f in self.findings[begin:]] == ["unchecked"] and subject[0] != "sym" and \
+                            stated[0] == "mul" and stated[3] == "×":
+                        del self.findings[begin:]  # the reference cannot say: the document's declarations may
+                        if not self._declared_shape(line, st.text, [subject], stated):
+                            self._expr_shape(line, st.text, subject, stated, ctx, fb)
                     self._about(begin, [subject])
                 continue
             try:
@@ -415,6 +423,87 @@ class DocumentChecker:
                 self._about(start, [exprs[0]])
             else:
                 self.relation(i, frag, line, st.text, exprs, rels, ctx, fb)
+
+    def _declare(self, frag):
+        r"""``W_k \in \mathbb{R}^{d \times d_k}`` anywhere in the document: a matrix of the document's own."""
+        if r"\in" not in frag.latex or len(frag.latex) > 400:
+            return
+        for st in statements(simplify(frag.latex, self.macros, self.plain)):
+            member = _MEMBER.fullmatch(st.text)
+            if not member or not member.group(2):
+                continue
+            try:
+                stated = parse(member.group(2))[1][0]
+                subjects = [parse(part)[1][0] for part in _top_level_commas(member.group(1))]
+                if stated[0] != "mul" or stated[3] != "×":
+                    continue
+                rows, cols = size_of(stated[1]), size_of(stated[2])
+            except (ParseError, Undetermined, IndexError):
+                continue
+            for subject in subjects:
+                if subject and subject[0] == "sym":
+                    self.declared.declare(symbol_name(subject), rows, cols, frag.line)
+
+    def _declared_shape(self, line, text, nodes, stated=None) -> bool:
+        """Judge ``nodes`` (an expression, or the two sides of a link) by the document's declared shapes alone;
+        True if a finding was added (a shape contradiction, or a stated shape verified or contradicted)."""
+        if not self.declared.shapes:
+            return False
+        self.declared.line = line
+        shapes = []
+        for node in nodes:
+            try:
+                shapes.append(shape(node, self.declared))
+            except Undetermined:
+                shapes.append(Undetermined)
+            except Misfit as exc:
+                where = ", ".join(f"{k} (line {self.declared.at(k)[2]})" for k in sorted(node_names(node))
+                                  if self.declared.at(k) is not None)
+                self.add(line, text, "mismatch", "shape", f"{exc}, by this document's declarations of {where}")
+                self.findings[-1].basis = "document"
+                return True
+        if Undetermined in shapes:
+            if len(nodes) == 2 and nodes[0][0] == "sym" and shapes[1] not in (Undetermined, None):
+                name = symbol_name(nodes[0])  # C = X W_k: C's shape, from the document's own definition
+                if self.declared.at(name) is None and name not in self.declared.sizes:
+                    self.declared.declare(name, *shapes[1], line)
+            return False
+        try:
+            if stated is not None:
+                rows, cols = size_of(stated[1]), size_of(stated[2])
+        except Undetermined:
+            return False
+        if stated is not None and shapes[0] is not None:
+            same = _same(shapes[0][0], rows), _same(shapes[0][1], cols)
+            if None in same:
+                return False
+            ok = all(same)
+            self.add(line, text, "verified" if ok else "mismatch", "shape",
+                     f"{unparse(nodes[0])} is {_show(*shapes[0])} by this document's declarations" +
+                     ("" if ok else ", not the stated shape"), None if ok else _show(*shapes[0]))
+            self.findings[-1].basis = "document"
+            return True
+        if len(shapes) == 2 and None not in shapes and not all(
+                _same(x, y) is not False for x, y in zip(shapes[0], shapes[1])):
+            self.add(line, text, "mismatch", "shape", f"the left side is {_show(*shapes[0])} and the right side "
+                     f"{_show(*shapes[1])}, by this document's declarations")
+            self.findings[-1].basis = "document"
+            return True
+        return False
+
+    def _declared_misfit(self, line, text, node) -> bool:
+        """An expression of the document's declared matrices whose shapes do not fit (a mismatch: writing it
+        claims it is well-formed); False when the declarations do not decide it or it fits."""
+        self.declared.line = line
+        try:
+            shape(node, self.declared)
+        except Undetermined:
+            return False
+        except Misfit as exc:
+            self.add(line, text, "mismatch", "shape", f"{exc}, by this document's declarations")
+            self.findings[-1].basis = "document"
+            return True
+        return False
 
     def own_sizes(self, ctx) -> dict:
         """The document's stated sizes as size symbols → (value, line)."""
@@ -486,6 +575,8 @@ class DocumentChecker:
             return
         if node[0] == "num":
             return self.add(line, text, "verified", "notation", "a constant")
+        if node[0] in ("mul", "add", "T") and self._declared_misfit(line, text, node):
+            return
         if node[0] == "sym" and node[1].startswith(r"\text{") and node[1][6:-1].rstrip("*") in FUNCTION_DEFS:
             return self.add(line, text, "verified", "notation", "names a known function")
         items = node[2] if node[0] == "list" and node[1] == "," and text.lstrip()[:1] != "[" else [node]
@@ -619,7 +710,8 @@ class DocumentChecker:
                 self._own_scalars(line, text, a, b, rel, links, ctx):
             return  # printed numbers only: exact rational arithmetic
         out = judge(a, b, rel, ctx, fb)
-        if out.status == "unchecked" and self._own_scalars(line, text, a, b, rel, links, ctx):
+        if out.status == "unchecked" and (self._own_scalars(line, text, a, b, rel, links, ctx) or
+                                          rel == "=" and self._declared_shape(line, link, [a, b])):
             return
         if out.status == "mismatch" and _tying(a, b):
             return self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "

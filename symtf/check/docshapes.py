@@ -1,0 +1,116 @@
+r"""Shapes of the document's own matrices, from its own declarations.
+
+A document declares its matrices (``X \in \mathbb{R}^{n \times d}``, ``W_k \in \mathbb{R}^{d \times d_k}``)
+and then writes products, sums and transposes of them. Where every matrix of an expression is declared
+(and none is a quantity of the reference model), its shape follows from those declarations alone:
+
+- a product needs equal inner sizes, a sum equal shapes, a transpose swaps the two sizes; a number or a
+  letter the document uses as a size is a scalar factor;
+- a stated shape (``QK^\top \in \mathbb{R}^{n \times n}``) is then *verified* or a *mismatch* against the
+  shape the declarations give, and an expression whose shapes do not fit is a mismatch: a contradiction
+  with the document's own declarations, for generic sizes (distinct letters are distinct sizes).
+
+Anything else (a function, an entry, an undeclared letter) leaves the claim to the other judges.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from .scalars import NotScalar, symbol_name
+
+
+class Undetermined(Exception):
+    """The shape does not follow from the document's declarations alone."""
+
+
+class Misfit(Exception):
+    """The declared shapes do not fit together; the message says where."""
+
+
+@dataclass
+class Declarations:
+    """The document's declared matrices, in reading order: name → [(rows, columns, line)], and the letters it
+    uses as sizes. A declaration holds from its line on (a later one, for an instance, takes over)."""
+
+    shapes: dict = field(default_factory=dict)
+    sizes: set = field(default_factory=set)
+    line: int = 10**9  # the line being judged: declarations after it do not count yet
+
+    def declare(self, name: str, rows: sp.Expr, cols: sp.Expr, line: int) -> None:
+        self.sizes |= {s.name for s in (rows.free_symbols | cols.free_symbols)}
+        self.shapes.setdefault(name, []).append((rows, cols, line))
+
+    def at(self, name: str):
+        """(rows, columns, line) of the declaration in force at :attr:`line`, or None."""
+        seen = [d for d in self.shapes.get(name, ()) if d[2] <= self.line]
+        return seen[-1] if seen else None
+
+
+def size_of(node) -> sp.Expr:
+    """A size as written in a shape (``d_k``, ``n``, ``512``, ``d/h``): a SymPy expression."""
+    from .scalars import to_sympy
+
+    try:
+        return to_sympy(node)
+    except (NotScalar, ValueError, TypeError) as exc:
+        raise Undetermined(f"the size {node!r} is not a plain size") from exc
+
+
+def _show(rows, cols) -> str:
+    return f"{sp.latex(rows)} \\times {sp.latex(cols)}"
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool | None:
+    """Equal sizes (True), different for generic sizes (False), or not decidable (None)."""
+    gap = sp.simplify(a - b)
+    if gap == 0:
+        return True
+    return False if gap.is_number or gap.free_symbols else None
+
+
+def shape(node, decl: Declarations) -> tuple | None:
+    """(rows, columns) of an expression of declared matrices; None for a scalar factor."""
+    kind = node[0]
+    if kind == "num":
+        return None
+    if kind == "sym":
+        name = symbol_name(node)
+        found = decl.at(name)
+        if found is not None:
+            return found[0], found[1]
+        if name in decl.sizes:
+            return None  # a size used as a scalar factor (1/\sqrt{d_k})
+        raise Undetermined(f"{name} is not declared")
+    if kind == "T":
+        inner = shape(node[1], decl)
+        return None if inner is None else (inner[1], inner[0])
+    if kind in ("sqrt", "neg"):
+        return shape(node[1], decl)
+    if kind == "frac":
+        if shape(node[2], decl) is not None:
+            raise Undetermined("division by a matrix")
+        return shape(node[1], decl)
+    if kind == "mul" and node[3] in ("*", "/"):
+        left, right = shape(node[1], decl), shape(node[2], decl)
+        if node[3] == "/" and right is not None:
+            raise Undetermined("division by a matrix")
+        if left is None or right is None:
+            return left or right
+        fits = _same(left[1], right[0])
+        if fits is False:
+            raise Misfit(f"a product of {_show(*left)} and {_show(*right)}: the inner sizes differ")
+        if fits is None:
+            raise Undetermined("inner sizes not decidable")
+        return left[0], right[1]
+    if kind == "add":
+        shapes = [shape(t, decl) for t in node[1]]
+        mats = [s for s in shapes if s is not None]
+        if mats and len(mats) < len(shapes):
+            raise Undetermined("a scalar added to a matrix")
+        for other in mats[1:]:
+            if _same(mats[0][0], other[0]) is False or _same(mats[0][1], other[1]) is False:
+                raise Misfit(f"a sum of {_show(*mats[0])} and {_show(*other)}")
+        return mats[0] if mats else None
+    raise Undetermined(f"a {kind} is not a product, sum or transpose")
