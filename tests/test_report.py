@@ -135,7 +135,8 @@ def test_text_output_ends_with_a_short_summary():
     assert "### Full one-layer Transformer" in text  # the tables are emitted
     summary = text[text.index("== Summary"):].splitlines()
     assert len(summary) <= 8
-    assert re.search(r"post: \d+ verified, 4 mismatch \(the built-in example has deliberate mistakes\)", text)
+    assert re.search(r"post: \d+ claims verified, 4 mismatch \(the built-in example has deliberate mistakes\), "
+                     r"\d+ mentions recognized", text)
     for f in report["post"]["findings"]:
         if f["status"] == "mismatch":
             assert f"line {f['line']:>4}  MISMATCH" in text

@@ -53,7 +53,7 @@ def test_text_lists_each_claim_and_flags_the_unexpected(report):
     assert re.search(r"demo-refuted\s+refuted \(expected\)\s+concrete", text)
     assert "demo-unknown" in text and "NOT AS EXPECTED (expected proved)" in text
     assert "claims: 2 of 4 as expected (1 proved, 1 refuted, 2 unknown)" in text
-    assert "post: 2 verified, 1 mismatch," in text
+    assert "post: 2 claims verified, 1 mismatch," in text
 
 
 def test_claims_page_has_statement_assumptions_method_and_result(report):

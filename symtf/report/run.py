@@ -220,7 +220,8 @@ def summary_lines(report: dict) -> list[str]:
     else:
         s = post["summary"]
         extra = " (the built-in example has deliberate mistakes)" if post["builtin"] and s.get("mismatch") else ""
-        out.append(f"  post: {s.get('verified', 0)} verified, {s.get('mismatch', 0)} mismatch{extra}, "
+        out.append(f"  post: {s.get('verified', 0)} claims verified, {s.get('mismatch', 0)} mismatch{extra}, "
+                   f"{s.get('recognized', 0)} mentions recognized, "
                    f"{s.get('unparsed', 0) + s.get('unchecked', 0)} not checkable, {s.get('lint', 0)} lint")
     claims = report["claims"]
     if "unavailable" in claims:
