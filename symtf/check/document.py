@@ -61,10 +61,12 @@ class DocumentModel:
         return next((d for d in self.deviations if d.id == dev_id), None)
 
     def profile(self, base: dict) -> dict:
-        """``base`` without the symbols this document gives another meaning (a size, an index, ...)."""
+        """``base`` without the symbols this document gives another meaning (a size, a count ...), and with the
+        sizes it names. An index meaning changes nothing: an index letter may name a quantity elsewhere (the
+        post's ℓ is a layer index in one place and the logits in another)."""
         sizes = dict(base["sizes"])
-        taken = {k for k, m in self.meanings.items() if m.kind != "index"}  # an index letter may also name a
-        for key, m in self.meanings.items():                                 # quantity elsewhere (the post's ℓ)
+        taken = {k for k, m in self.meanings.items() if m.kind != "index"}
+        for key, m in self.meanings.items():
             if m.kind == "index":
                 continue
             if m.kind == "size" and m.size:
