@@ -19,11 +19,20 @@ from symtf.check.checker import DocumentChecker
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 
+_BRACED = r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*"  # text with up to two levels of braces (\mathbf{Q})
+
+
+def _swap_qk(m: re.Match) -> str:
+    """Q and K exchanged everywhere right of the first '=' (W^Q ↔ W^K, QK^T ↔ KQ^T)."""
+    head, tail = m.group(1), m.group(2)
+    return head + re.sub(r"(?<![A-Za-z\\])[QK](?![a-z])", lambda q: "K" if q.group(0) == "Q" else "Q", tail)
+
+
 MUTATIONS = {
-    "drop the 1/sqrt scale": (re.compile(r"\s*/\s*\\sqrt\s*\{?\s*d[^}$]*\}?|\\frac\{([^{}]*)\}\{\\sqrt\{[^{}]*\}\}"),
+    "drop the 1/sqrt scale": (re.compile(r"\\frac\{(" + _BRACED + r")\}\{\\sqrt\{[^{}]*\}\}|\s*/\s*\\sqrt\s*\{[^{}]*\}"),
                               lambda m: m.group(1) or ""),
-    "swap W_Q and W_K": (re.compile(r"W_\{?Q\}?|W\^\{?Q\}?"), lambda m: m.group(0).replace("Q", "K")),
-    "drop a transpose": (re.compile(r"\^\s*\{?\s*(\\top|T)\s*\}?"), lambda m: ""),
+    "swap Q and K": (re.compile(r"^([^=]*=)(.*[QK].*)$", re.S), _swap_qk),
+    "drop a transpose": (re.compile(r"\^\s*\{?\s*(\\top|T|\\intercal)\s*\}?"), lambda m: ""),
     "softmax* to softmax": (re.compile(r"\\text\{softmax\}\^\*"), lambda m: r"\text{softmax}"),
     "perturb a number": (re.compile(r"(?<![\d.^_{])(\d{2,})(?![\d.])"), lambda m: str(int(m.group(1)) + 1)),
     "index n to n-1": (re.compile(r"_n(?![a-zA-Z{])"), lambda m: "_{n-1}"),
