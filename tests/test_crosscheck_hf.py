@@ -24,6 +24,7 @@ else:
     transformers = pytest.importorskip("transformers", reason="transformers not installed: pip install -e '.[crosscheck]'")
 
 from symtf.numeric import compile_forward  # noqa: E402
+from tests.hf_gpt2 import hf_every_layer  # noqa: E402
 
 pytestmark = pytest.mark.crosscheck
 
@@ -100,61 +101,8 @@ def to_symtf(model) -> dict[str, np.ndarray]:
 
 
 def hf_activations(model, tokens, monkeypatch) -> dict[str, np.ndarray]:
-    """Every activation HF computes, read with forward hooks, in the post's layout (tokens as columns)."""
-    from transformers.models.gpt2 import modeling_gpt2
-
-    seen: dict[str, torch.Tensor] = {}
-    eager = modeling_gpt2.eager_attention_forward
-
-    def recording_attention(module, query, key, value, attention_mask, scaling=None, **kwargs):
-        seen["q"], seen["k"], seen["v"] = query, key, value  # (1, H, n, d_head)
-        seen["scaling"] = scaling
-        return eager(module, query, key, value, attention_mask, scaling=scaling, **kwargs)
-
-    monkeypatch.setattr(modeling_gpt2, "eager_attention_forward", recording_attention)
-    t = model.transformer
-    hooks = [t.drop.register_forward_hook(lambda m, i, o: seen.__setitem__("embed", o))]
-    if t.h:
-        block = t.h[0]
-        hooks += [
-            block.ln_1.register_forward_hook(lambda m, i, o: seen.__setitem__("ln1", o)),
-            block.attn.c_proj.register_forward_hook(lambda m, i, o: seen.__setitem__("z", i[0])),
-            block.ln_2.register_forward_hook(lambda m, i, o: seen.update(resid_mid=i[0], ln2=o)),
-            block.mlp.act.register_forward_hook(lambda m, i, o: seen.__setitem__("mlp_hidden", o)),
-            block.mlp.register_forward_hook(lambda m, i, o: seen.__setitem__("mlp_out", o)),
-        ]
-    hooks.append(t.ln_f.register_forward_hook(lambda m, i, o: seen.update(resid_post=i[0], lnf=o)))
-    try:
-        with torch.no_grad():
-            out = model(torch.tensor([tokens]), output_attentions=True)
-    finally:
-        for hook in hooks:
-            hook.remove()
-
-    def col(x):  # (1, n, d) -> (d, n)
-        return x[0].T.to(torch.float64).numpy()
-
-    def heads(x):  # (1, H, n, d_head) -> (H, d_head, n)
-        return x[0].transpose(-1, -2).to(torch.float64).numpy()
-
-    acts = {"embed": col(seen["embed"]), "logits": col(out.logits)}
-    acts["probs"] = col(torch.softmax(out.logits, dim=-1))
-    if t.h:
-        H = model.config.n_head
-        q, k = seen["q"], seen["k"]
-        acts.update(ln1=col(seen["ln1"]), q=heads(q), k=heads(k), v=heads(seen["v"]))
-        # HF does not expose its pre-mask scores; this is its own formula on its own q and k
-        acts["scores"] = (torch.matmul(q, k.transpose(-1, -2)) * seen["scaling"])[0].to(torch.float64).numpy()
-        acts["pattern"] = out.attentions[0][0].to(torch.float64).numpy()
-        z = seen["z"][0]  # (n, H d_head), heads side by side
-        acts["result"] = z.reshape(z.shape[0], H, -1).permute(1, 2, 0).to(torch.float64).numpy()
-        W_proj = model.transformer.h[0].attn.c_proj.weight.detach()  # (H d_head, d)
-        acts["head_out"] = torch.stack(
-            [(z.reshape(z.shape[0], H, -1)[:, c, :] @ W_proj.reshape(H, -1, W_proj.shape[1])[c]).T for c in range(H)]
-        ).to(torch.float64).numpy()
-        acts.update(resid_mid=col(seen["resid_mid"]), ln2=col(seen["ln2"]), mlp_hidden=col(seen["mlp_hidden"]),
-                    mlp_out=col(seen["mlp_out"]), resid_post=col(seen["resid_post"]), lnf=col(seen["lnf"]))
-    return acts
+    """Every activation HF computes (tests.hf_gpt2.hf_every_layer), keyed as the one-layer model keys them."""
+    return {key.removesuffix(".1"): value for key, value in hf_every_layer(model, tokens, monkeypatch).items()}
 
 
 def last_token(acts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

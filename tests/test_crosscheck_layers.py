@@ -13,7 +13,7 @@ import copy
 
 import numpy as np
 import pytest
-from tests.hf_gpt2 import random_gpt2, torch
+from tests.hf_gpt2 import hf_every_layer, random_gpt2, torch
 
 from symtf.cli import main
 from symtf.numeric import compile_forward
@@ -34,72 +34,6 @@ def saved(tmp_path_factory):
     path = tmp_path_factory.mktemp("gpt2-3")
     model.save_pretrained(path)
     return path, model
-
-
-def hf_every_layer(model, tokens, monkeypatch) -> dict[str, np.ndarray]:
-    """HF's activations of every block, keyed as symtf keys them ("q.2"), tokens as columns."""
-    from transformers.models.gpt2 import modeling_gpt2
-
-    seen: dict[str, torch.Tensor] = {}
-    qkv: list[tuple] = []
-    eager = modeling_gpt2.eager_attention_forward
-
-    def recording(module, query, key, value, attention_mask, scaling=None, **kwargs):
-        qkv.append((query, key, value, scaling))  # (1, H, n, d_head), in block order
-        return eager(module, query, key, value, attention_mask, scaling=scaling, **kwargs)
-
-    monkeypatch.setattr(modeling_gpt2, "eager_attention_forward", recording)
-    t = model.transformer
-
-    def keep(name):
-        return lambda m, i, o: seen.__setitem__(name, o)
-
-    hooks = [t.drop.register_forward_hook(keep("embed"))]
-    for layer, block in enumerate(t.h, start=1):
-        hooks += [
-            block.ln_1.register_forward_hook(keep(f"ln1.{layer}")),
-            block.attn.c_proj.register_forward_hook(lambda m, i, o, lay=layer: seen.__setitem__(f"z.{lay}", i[0])),
-            block.ln_2.register_forward_hook(
-                lambda m, i, o, lay=layer: seen.update({f"resid_mid.{lay}": i[0], f"ln2.{lay}": o})),
-            block.mlp.act.register_forward_hook(keep(f"mlp_hidden.{layer}")),
-            block.mlp.register_forward_hook(keep(f"mlp_out.{layer}")),
-            block.register_forward_hook(lambda m, i, o, lay=layer: seen.__setitem__(f"resid_post.{lay}", o[0]
-                                                                                    if isinstance(o, tuple) else o)),
-        ]
-    hooks.append(t.ln_f.register_forward_hook(keep("lnf")))
-    try:
-        with torch.no_grad():
-            out = model(torch.tensor([tokens]), output_attentions=True)
-    finally:
-        for hook in hooks:
-            hook.remove()
-
-    def col(x):  # (1, n, d) -> (d, n)
-        return x[0].T.to(torch.float64).numpy()
-
-    def heads(x):  # (1, H, n, d_head) -> (H, d_head, n)
-        return x[0].transpose(-1, -2).to(torch.float64).numpy()
-
-    acts = {"embed": col(seen["embed"]), "lnf": col(seen["lnf"]), "logits": col(out.logits),
-            "probs": col(torch.softmax(out.logits, dim=-1))}
-    H = model.config.n_head
-    for layer, block in enumerate(model.transformer.h, start=1):
-        q, k, v, scaling = qkv[layer - 1]
-        z = seen[f"z.{layer}"][0]  # (n, H d_head)
-        per_head = z.reshape(z.shape[0], H, -1)  # (n, H, d_head)
-        W_proj = block.attn.c_proj.weight.detach()  # (H d_head, d)
-        acts.update({
-            f"q.{layer}": heads(q), f"k.{layer}": heads(k), f"v.{layer}": heads(v),
-            # HF does not expose the scores before its mask: its own formula on its own q and k
-            f"scores.{layer}": (torch.matmul(q, k.transpose(-1, -2)) * scaling)[0].to(torch.float64).numpy(),
-            f"pattern.{layer}": out.attentions[layer - 1][0].to(torch.float64).numpy(),
-            f"result.{layer}": per_head.permute(1, 2, 0).to(torch.float64).numpy(),
-            f"head_out.{layer}": torch.stack([(per_head[:, c, :] @ W_proj.reshape(H, -1, W_proj.shape[1])[c]).T
-                                              for c in range(H)]).to(torch.float64).numpy(),
-        })
-        for key in ("ln1", "resid_mid", "ln2", "mlp_hidden", "mlp_out", "resid_post"):
-            acts[f"{key}.{layer}"] = col(seen[f"{key}.{layer}"])
-    return acts
 
 
 def _compare(ours: dict, theirs: dict, tol: float, label: str) -> None:

@@ -79,7 +79,6 @@ class DocumentChecker:
         self.primary = _written(self.model.profile(self.primary), text)
         self.secondary = _written(self.model.profile(self.secondary), text) if self.secondary else None
         self.model.convention = self.primary.get("convention", "")
-        self.size_names = set(re.findall(r"n\s*_\s*\{?\s*(?:\\text\s*\{)?\s*([a-z]+)", text))  # n_vocab, n_ctx ... written
         # sections that define the score matrix S with −∞ above the diagonal (the masked reading of S)
         self.masked_sections = {f.section for f in self.frags if re.match(r"\s*S\s*=", f.latex) and "infty" in f.latex}
 
@@ -250,7 +249,7 @@ class DocumentChecker:
     def _lint(self, frag, ctx):
         for written, canonical in dict(ctx.lints).items():
             bare = canonical.split("_")[1].replace(r"\text{", "").rstrip("}")
-            if bare in self.size_names:
+            if f"n_{bare}" in ctx.profile.get("written", ()):  # the document writes the canonical name too
                 self.findings.append(Finding(frag.line, frag.latex, "lint", "notation",
                                              f"{written} names the same size as {canonical}, used elsewhere in "
                                              f"this document: write {canonical}", canonical))
@@ -826,9 +825,13 @@ _DERIVED = {"S", "s", "A", "a", "r", "o", "z", "m", r"\ell", "p", "Z", "O", "P",
 
 
 def _written(profile: dict, text: str) -> dict:
-    """``profile`` with the size names this document writes (``d_k`` or ``d_\\text{head}``), for expected forms."""
-    written = tuple(k for k in profile["sizes"] if "_" in k and re.search(
-        re.escape(k.split("_", 1)[0]) + r"_\{?\s*(?:\\text\{|\\mathrm\{)?" + re.escape(k.split("_", 1)[1]) + r"\b", text))
+    """``profile`` with the size names this document writes (``d_k`` or ``d_\\text{head}``): expected forms use
+    the document's spelling, and the notation lint fires only where the canonical name is written too."""
+    def spelled(key: str) -> str:
+        base, sub = key.split("_", 1)
+        return re.escape(base) + r"\s*_\s*\{?\s*(?:\\(?:text|mathrm)\s*\{)?\s*" + re.escape(sub) + r"\b"
+
+    written = tuple(k for k in profile["sizes"] if "_" in k and re.search(spelled(k), text))
     return {**profile, "written": written}
 
 

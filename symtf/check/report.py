@@ -107,13 +107,3 @@ def to_json(file: str, findings: list[Finding], model: dict | None = None) -> st
     if model is not None:
         out["model"] = model
     return json.dumps(out, indent=2, ensure_ascii=False)
-
-
-def fragment_rate(findings: list[Finding], total: int) -> float:
-    """Share of fragments whose every finding is verified or mismatch (lint findings aside)."""
-    decided = {}
-    for f in findings:
-        if f.fragment < 0 or f.status == "lint":
-            continue
-        decided[f.fragment] = decided.get(f.fragment, True) and f.status in ("verified", "mismatch")
-    return sum(decided.values()) / total if total else 1.0

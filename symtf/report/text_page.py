@@ -62,12 +62,13 @@ def text_page(report: dict | None = None) -> str:
         require_tokenizers()
     except Exception as exc:  # the page says what is missing instead of failing the whole site
         return f"# From text to the next token\n\nNot built: {exc}.\n"
+    from symtf.io import write_atomic
     from symtf.numeric.random_gpt2 import write_random_gpt2
     from symtf.text import train_bpe
 
     with tempfile.TemporaryDirectory(prefix="symtf-text-page-") as tmp:
         corpus = Path(tmp) / "corpus.txt"
-        corpus.write_text(CORPUS, encoding="utf-8")
+        write_atomic(corpus, CORPUS)  # one way to write a file, even a temporary one
         checkpoint = Path(tmp) / "gpt2-random"
         write_random_gpt2(checkpoint, train_bpe([CORPUS], VOCAB_SIZE), seed=0, **CHECKPOINT_SIZES)
         shown = {str(checkpoint): "gpt2-random", str(corpus): "corpus.txt"}
