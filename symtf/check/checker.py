@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .compare import expected_for, free_vars, judge, tolerance, walk
+from .binding import bind, near_miss, prepare
+from .compare import expected_for, free_vars, judge, rename, tolerance, walk
 from .context import TAGS, Context, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
@@ -74,6 +75,8 @@ class DocumentChecker:
         self.macros = document_macros(text)
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()
+        self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
+        self.unbound: list = []  # definitions of document letters that bound nothing (see _contradictions)
         self.declared = Declarations()  # the document's own matrices and their declared shapes  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
         self.primary = _written(self.model.profile(self.primary), text)
@@ -160,6 +163,7 @@ class DocumentChecker:
                 for f in check_figures(table):
                     f.basis = "published"
                     self.findings.append(f)
+        self._contradictions()
         self._anchor()
         self.findings.sort(key=lambda f: f.line)
         return self.findings
@@ -709,8 +713,12 @@ class DocumentChecker:
                 self._own_scalars(line, text, a, b, rel, links, ctx):
             return  # printed numbers only: exact rational arithmetic
         out = judge(a, b, rel, ctx, fb)
+        back = None
+        if out.status == "unchecked" and "not bound to a whole number" in out.message:
+            a, b, out, back = self._own_indices(a, b, rel, ctx, fb, out)
         if out.status == "unchecked" and (self._own_scalars(line, text, a, b, rel, links, ctx) or
-                                          rel == "=" and self._declared_shape(line, link, [a, b])):
+                                          rel == "=" and self._declared_shape(line, link, [a, b]) or
+                                          self._bind(line, link, a, b, rel, ctx)):
             return
         if out.status == "mismatch" and _tying(a, b):
             return self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
@@ -732,7 +740,85 @@ class DocumentChecker:
                 out = other
         if out.status == "mismatch" and links == 1 and _example_value(a, b):
             return self._example_values(frag, line, text, a, b, ctx)
-        self._record(line, link, a, b, rel, links, out, ctx)
+        self._record(line, link, a, b, rel, links, out, ctx, back)
+
+    def _own_indices(self, a, b, rel, ctx, fb, out):
+        """``a_{it} = …`` in a document that numbers tokens with its own letters: the link with the left side's
+        index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
+        ready = prepare(a, b, self._usable())
+        if ready is None:
+            return a, b, out, None
+        _, mapping, body = ready
+        other = judge(rename(a, mapping), body, rel, ctx, fb)
+        if other.status == "unchecked":
+            return a, b, out, None
+        return rename(a, mapping), body, other, {v: k for k, v in mapping.items()}
+
+    def _bind(self, line, link, a, b, rel, ctx) -> bool:
+        """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
+        verified, and remembered so that later definitions read it as that activation. A definition that
+        binds nothing is kept for :meth:`_contradictions`. True if a finding was added."""
+        if a is None or a[0] != "sym" or a[1] in self.model.meanings:
+            return False
+        try:
+            ctx.resolve(a, {"i": 1, "j": 1, "h": 1})
+            return False  # the reference knows the letter: not the document's own
+        except CheckError:
+            pass
+        except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
+            pass
+        found = bind(a, b, rel, ctx, line, self._usable())
+        if found is None:
+            self.unbound.append((len(self.findings), a, b, rel, ctx, line))
+            return False
+        binding, out = found
+        mine = unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
+        first = next((x for x in self.bindings.get(binding.key, ()) if x.candidate[1] == binding.candidate[1] and
+                      x.candidate[2] != binding.candidate[2]), None)
+        if first is not None:  # the same activation with its indices exchanged: the two factors' roles swapped
+            theirs = unparse(rename(first.candidate, dict(zip(("i", "j"), first.order))))
+            self.add_claim([a, b], line, link, "mismatch", "definition",
+                           f"line {first.line} defines ${unparse(a)}$ as the reference model's ${theirs}$; this "
+                           f"definition makes it ${mine}$: the indices' roles exchanged", basis="document",
+                           diagnosis="the indices' roles exchanged (the two factors swapped)")
+            return True
+        self.bindings.setdefault(binding.key, []).append(binding)
+        how = out.message.replace("for every i, j", "for every " + ", ".join(binding.order)).replace(
+            "for every i ", f"for every {binding.order[0]} " if binding.order else "for every i ")
+        self.add_claim([a, b], line, link, "verified", "definition",
+                       f"defines ${unparse(a)}$ as the reference model's ${mine}$: its right side {how}")
+        self.findings[-1].defines = binding.key
+        return True
+
+    def _usable(self) -> dict:
+        """The document's letters bound to one reference activation (never two different ones)."""
+        return {k: v[0] for k, v in self.bindings.items() if len({x.candidate for x in v}) == 1}
+
+    def _contradictions(self):
+        """A definition one small edit away from the reference activation that another line of the document
+        binds the same letter to: the document contradicts its own definition (a mismatch, with the edit).
+        A missing scale before the scaled definition is left unchecked: a text may introduce it later."""
+        for index, a, b, rel, ctx, line in self.unbound:
+            found = self.findings[index] if index < len(self.findings) else None
+            seen = self.bindings.get(a[1], [])
+            if found is None or found.line != line or found.status != "unchecked" or \
+                    len({x.candidate for x in seen}) != 1:
+                continue
+            bindings = {k: v for k, v in self._usable().items() if k != a[1]}
+            miss = near_miss(a, b, rel, ctx, seen[0], bindings)
+            if miss is None:
+                continue
+            name, edited = miss
+            other = seen[0].line
+            mine = unparse(rename(seen[0].candidate, dict(zip(("i", "j"), seen[0].order))))
+            if name.startswith("missing") and line < other:
+                found.message = (f"defines ${unparse(a)}$ without the scale that line {other} gives it (there, the "
+                                 f"reference model's ${mine}$): a text may add the scale later, so not a mismatch")
+                continue
+            found.status, found.rule, found.diagnosis, found.basis = "mismatch", "definition", name, "document"
+            found.expected = unparse(("chain", [a, edited], [rel]))
+            found.message = (f"line {other} defines ${unparse(a)}$ as the reference model's ${mine}$; this "
+                             f"definition differs from it by {name}")
 
     def _example_values(self, frag, line, text, a, b, ctx):
         """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values."""
@@ -753,15 +839,16 @@ class DocumentChecker:
                  "own values, which the model's random weights cannot confirm" +
                  (" (recomputing it from the example's inputs is not supported)" if earlier else ""))
 
-    def _record(self, line, link, a, b, rel, links, out, ctx):
-        """The finding of a judged link, with a diagnosis and the expected form for a mismatch."""
+    def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
+        """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the
+        document's index letters for the model's, where the link was renamed to be judged)."""
         numeric = rel == "≈" or tolerance([a, b]) is not None
         rule = "shape" if out.shape_problem else "numeric" if numeric else "definition" if links == 1 else "chain"
         expected = diagnosis = None
         if out.status == "mismatch":
             dev = self.model.deviation("no-causal-mask")
-            found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line))
-            diagnosis, expected = found if found else (None, expected_for(a, b, rel, out, ctx))
+            found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line), back=back)
+            diagnosis, expected = found if found else (None, None if back else expected_for(a, b, rel, out, ctx))
         syms = [n for n in walk([a, b]) if n[0] == "sym"]
         basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
         self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,

@@ -209,6 +209,37 @@ def _where(env: dict) -> str:
     return ", ".join(f"{k} = {v}" for k, v in env.items()) or "the only case"
 
 
+_INDEXY = re.compile(r"[a-z0-9+\-, ]{1,9}")
+
+
+def _rename_text(text, mapping: dict):
+    if text is None or not _INDEXY.fullmatch(text):
+        return text
+    return re.sub(r"[a-z]", lambda m: mapping.get(m.group(0), m.group(0)), text)
+
+
+def rename(tree, mapping: dict):
+    """``tree`` with index letters renamed (subscripts, ``idx`` texts, sums' variables and limits);
+    naming subscripts (``W_K``, ``d_k``) and letters used as symbols are left alone."""
+    if isinstance(tree, list):
+        return [rename(c, mapping) for c in tree]
+    if not isinstance(tree, tuple) or not tree:
+        return tree
+    kind = tree[0]
+    if kind == "sym":
+        _, base, sub, sup = tree
+        if sub is not None and sub in TAGS.get(base, ()):
+            return tree
+        return ("sym", base, _rename_text(sub, mapping), sup)
+    if kind == "idx":
+        return ("idx", rename(tree[1], mapping), _rename_text(tree[2], mapping))
+    if kind == "sum":
+        _, var, lo, hi, body = tree
+        return ("sum", mapping.get(var.strip(), var) if var else var, _rename_text(lo, mapping),
+                _rename_text(hi, mapping), rename(body, mapping))
+    return tuple(rename(c, mapping) if isinstance(c, (tuple, list)) else c for c in tree)
+
+
 def replace_node(tree, old, new):
     if tree == old:
         return new

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .compare import judge, walk
+from .compare import judge, rename, walk
 from .unparse import unparse
 
 _MAX_CANDIDATES = 6  # per rule and side
@@ -161,12 +161,12 @@ def _star_all(node):
     return node
 
 
-def diagnose(a, b, rel, ctx, unmasked: bool = False) -> tuple[str, str] | None:
+def diagnose(a, b, rel, ctx, unmasked: bool = False, back: dict | None = None) -> tuple[str, str] | None:
     """(diagnosis, expected form) for the first rule whose edit of the right side (else the left) verifies.
 
     With ``unmasked`` (the document's attention has no causal mask), an edit also counts when it verifies
     once the reference's causal mask is applied to both sides: the mask is the model's difference, not the
-    document's mistake."""
+    document's mistake. ``back`` renames the model's index letters to the document's in the expected form."""
     if a is None or b is None:
         return None
     for name, rule in RULES:
@@ -183,7 +183,8 @@ def diagnose(a, b, rel, ctx, unmasked: bool = False) -> tuple[str, str] | None:
                 except Exception:  # noqa: BLE001 - a candidate that cannot be evaluated is no diagnosis
                     continue
                 if verdict.status == "verified":
-                    return f"{name} ({which} side)", unparse(("chain", [ca, cb], [rel]))
+                    shown = [rename(ca, back), rename(cb, back)] if back else [ca, cb]
+                    return f"{name} ({which} side)", unparse(("chain", shown, [rel]))
     return None
 
 
