@@ -67,11 +67,55 @@ def test_the_reference_letter_with_the_documents_own_index_letters_is_judged():
     text = "# Attention\n\n$$s_{mt} = \\frac{\\mathbf{q}_m^\\top \\mathbf{k}_t}{\\sqrt{d_k}}$$\n"
     (f,) = _at(text, 3)
     assert f.status == "verified"
-    wrong = text.replace("\\frac{\\mathbf{q}_m^\\top \\mathbf{k}_t}{\\sqrt{d_k}}", "\\frac{\\mathbf{q}_m^\\top \\mathbf{k}_t}{d_k}")
-    (g,) = _at(wrong, 3)
-    assert g.status == "mismatch" and g.expected is None or "s_{mt}" in (g.expected or "")
+    swapped = text.replace("q}_m^\\top \\mathbf{k}_t", "k}_m^\\top \\mathbf{q}_t")
+    (g,) = _at(swapped, 3)
+    assert g.status == "mismatch" and g.diagnosis.startswith("W_Q and W_K (or Q and K) swapped")
+    assert "s_{mt}" in g.expected and "q_m" in g.expected  # the expected form in the document's letters
+
+
+def test_a_new_reading_without_a_diagnosis_stays_unchecked():
+    text = "# Attention\n\n$$s_{mt} = \\frac{\\mathbf{q}_m^\\top \\mathbf{k}_t}{d_k}$$\n"
+    (f,) = _at(text, 3)
+    assert f.status == "unchecked"
 
 
 def test_rename_leaves_naming_subscripts_alone():
     tree = ("mul", ("sym", "W", "K", None), ("sym", "x", "t", None), "*")
     assert rename(tree, {"t": "j", "K": "Z"}) == ("mul", ("sym", "W", "K", None), ("sym", "x", "j", None), "*")
+
+
+def test_the_convention_is_read_from_the_formulas_structure():
+    """Each corpus document's convention was written down by reading it (tests/corpus/*.yaml); the
+    detection must agree on the documents whose formulas show it (measured: 11 of 12, d2l-transformer
+    shows none of the signals and is decided by its letters)."""
+    import pathlib
+
+    import yaml
+
+    from symtf.check.checker import choose_profiles
+    from symtf.check.macros import document_macros
+    from symtf.sources import read
+
+    corpus = pathlib.Path(__file__).parent / "corpus"
+    right = total = 0
+    for spec in sorted(corpus.glob("*.yaml")):
+        want = yaml.safe_load(spec.read_text(encoding="utf-8")).get("convention")
+        if want not in ("row", "column"):
+            continue
+        text = spec.with_suffix(".md").read_text(encoding="utf-8")
+        got = choose_profiles(read(text).fragments, "auto", None, document_macros(text))[0]["convention"]
+        total += 1
+        right += got == want
+    assert total >= 12 and right >= total - 1
+
+
+def test_column_signals_win_over_capital_letters():
+    from symtf.check.checker import convention_votes
+    from symtf.sources import read
+
+    text = r"$$\mathbf{Q} = \mathbf{W}^Q \mathbf{X}$$ and $$\mathbf{Z} = \mathbf{V}\,\mathrm{softmax}(\mathbf{K}^\top \mathbf{Q})$$"
+    row, col = convention_votes(read(text).fragments)
+    assert col > row
+    text = r"$$Q = X W^Q$$ and $$Z = \mathrm{softmax}(Q K^\top / \sqrt{d_k}) V$$"
+    row, col = convention_votes(read(text).fragments)
+    assert row > col

@@ -87,6 +87,23 @@ def _shape(node, ctx: Context):
         return None
 
 
+def exponentials(tree):
+    """``e^{c_{it}}`` (a symbol whose superscript is text) as the call ``exp(c_{it})``, so that its exponent
+    is a tree that renaming and substitution reach."""
+    from .parse import ParseError, parse_expr
+
+    if isinstance(tree, list):
+        return [exponentials(c) for c in tree]
+    if not isinstance(tree, tuple) or not tree:
+        return tree
+    if tree[0] == "sym" and tree[1] == "e" and tree[2] is None and tree[3] is not None:
+        try:
+            return ("call", "exp", False, [exponentials(parse_expr(tree[3]))])
+        except (ParseError, RecursionError):
+            return tree
+    return tuple(exponentials(c) if isinstance(c, (tuple, list)) else c for c in tree)
+
+
 def substitute(tree, bindings: dict):
     """``tree`` with each letter the document has bound replaced by its reference activation, its
     indices carried over: with ``c_{it}`` bound to ``S_{ji}``, ``c_{jt}`` becomes ``S_{tj}``."""
@@ -113,6 +130,7 @@ def prepare(a, b, bindings: dict | None = None):
     letters = _letters(a[2])
     if letters is None:
         return None
+    b = exponentials(b)
     if bindings:
         b = substitute(b, bindings)
     mapping = _mapping(letters, b)

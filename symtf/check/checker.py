@@ -37,20 +37,56 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
-def choose_profiles(frags, convention: str, profile: dict | None):
-    """(primary, secondary) profiles: a user profile, the requested convention, or auto-detection."""
+def choose_profiles(frags, convention: str, profile: dict | None, macros: dict | None = None):
+    """(primary, secondary) profiles: a user profile, the requested convention, or auto-detection
+    (:func:`convention_votes`)."""
     if profile is not None:
         return profile, None
     if convention == "column":
         return COLUMN, None
     if convention == "row":
         return ROW, None
-    row = col = 0
-    for frag in frags:
-        latex = re.sub(r"\s+", "", frag.latex[:2000])  # x ^{(0)} is x^{(0)}
-        row += len(re.findall(r"(?<![\\a-zA-Z])[QKVX](?![a-zA-Z])|W\^\{?[QKV]|d_\{?k\}?", latex))
-        col += len(re.findall(r"x\^\{\(\d\)\}|q_n|W_\{?[QKV]\}?\^?\{?h?\}? ?x", latex))
+    row, col = convention_votes(frags, macros)
+    if row == col:  # no formula shows the convention: the letters the document uses (Q, K, V, X: row)
+        for frag in frags:
+            latex = re.sub(r"\s+", "", frag.latex[:2000])  # x ^{(0)} is x^{(0)}
+            row += len(re.findall(r"(?<![\\a-zA-Z])[QKVX](?![a-zA-Z])|W\^\{?[QKV]|d_\{?k\}?", latex))
+            col += len(re.findall(r"x\^\{\(\d\)\}|q_n|W_\{?[QKV]\}?\^?\{?h?\}? ?x", latex))
     return (ROW, COLUMN) if row > col else (COLUMN, ROW)
+
+
+_T = r"\^\s*\{?\s*(?:\\top|T|\\intercal)\s*\}?"  # a transpose
+_SUB = r"(?:\s*[_^]\s*(?:\{[^{}]{0,12}\}|[A-Za-z0-9]))*"  # subscripts and superscripts of a letter
+#: (pattern, side): how a convention shows in a formula (after fonts and the document's macros are dropped).
+#: Row: data on the left of a weight (X W^Q, x_i W), Q K^T, softmax(…) V. Column: a weight on the left
+#: of data (W^Q x, A x_i, W^Q E), K^T Q or Q^T K, V softmax(…), the post's x^{(0)} and q_n.
+_VOTES = tuple((re.compile(p), side) for p, side in (
+    (r"(?<![A-Za-z\\])[XHE]" + _SUB + r"\s*W", "row"),
+    (r"(?<![A-Za-z\\])x" + _SUB + r"\s*W", "row"),
+    (r"(?<![A-Za-z\\])Q" + _SUB + r"\s*K" + _SUB.replace("*", "?") + _T, "row"),
+    (r"softmax\s*\\?(?:left)?\(.{1,80}?\)\s*(?:\\right\))?\s*V(?![A-Za-z])", "row"),
+    (r"(?<![A-Za-z\\])W" + _SUB + r"\s*(?:[xehqkv]|[XE](?![A-Za-z]))", "column"),
+    (r"(?<![A-Za-z\\])[A-D]\s*x_", "column"),
+    (r"(?<![A-Za-z\\])[KQ]" + _T + r"\s*[QK](?![A-Za-z])", "column"),
+    (r"(?<![A-Za-z\\])V\s*\\?(?:text\{)?(?:softmax|sigma)", "column"),
+    (r"(?<![A-Za-z\\])q" + _SUB.replace("*", "?") + r"\s*k" + _SUB.replace("*", "?") + _T, "row"),
+    (r"(?<![A-Za-z\\])q" + _SUB.replace("*", "?") + _T + r"\s*k", "column"),
+    (r"x\^\{\(\d\)\}", "column"),
+))
+
+
+def convention_votes(frags, macros: dict | None = None) -> tuple[int, int]:
+    """(row, column): how many formulas of the document read each way (see ``_VOTES``)."""
+    votes = {"row": 0, "column": 0}
+    for frag in frags:
+        text = simplify(frag.latex[:2000], macros)
+        text = re.sub(r"\\(?:mathbf|boldsymbol|bm|mathrm|text|operatorname)\s*(?:\{\s*([^{}]*)\}|([A-Za-z]))",
+                      lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+        text = re.sub(r"\\[,;:!]|\\(?:left|right|big|Big|bigg)(?![A-Za-z])", " ", text)
+        text = re.sub(r"(?<![_^])\{\s*([A-Za-z])\s*\}", r"\1", text)  # {W}^K: the letter
+        for pattern, side in _VOTES:
+            votes[side] += len(pattern.findall(text))
+    return votes["row"], votes["column"]
 
 
 def _n_for(latex: str) -> int:
@@ -63,7 +99,8 @@ class DocumentChecker:
         self.text = text = str(source)  # a str, or a symtf.sources.Source (a str that knows its format)
         reading = read(source)
         self.frags, self.tables, self.blocks = reading.fragments, reading.tables, reading.blocks
-        self.primary, self.secondary = choose_profiles(self.frags, convention, profile)
+        self.macros = document_macros(text)
+        self.primary, self.secondary = choose_profiles(self.frags, convention, profile, self.macros)
         if re.search(r"\\mathbb\s*\{?R\}?\s*\^\s*\{\s*T\s*\\times|\\times\s*T\s*\}", text) and \
                 self.primary.get("convention") == "row":  # T tokens: T is the sequence length, not a matrix
             self.primary = {**self.primary, "sizes": {**self.primary["sizes"], "T": "n"},
@@ -72,7 +109,6 @@ class DocumentChecker:
         self.findings: list[Finding] = []
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
-        self.macros = document_macros(text)
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()
         self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
@@ -749,10 +785,12 @@ class DocumentChecker:
         if ready is None:
             return a, b, out, None
         _, mapping, body = ready
-        other = judge(rename(a, mapping), body, rel, ctx, fb)
-        if other.status == "unchecked":
-            return a, b, out, None
-        return rename(a, mapping), body, other, {v: k for k, v in mapping.items()}
+        left, back = rename(a, mapping), {v: k for k, v in mapping.items()}
+        other = judge(left, body, rel, ctx, fb)
+        if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
+            return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
+        other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
+        return left, body, other, back
 
     def _bind(self, line, link, a, b, rel, ctx) -> bool:
         """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
