@@ -119,3 +119,42 @@ def test_column_signals_win_over_capital_letters():
     text = r"$$Q = X W^Q$$ and $$Z = \mathrm{softmax}(Q K^\top / \sqrt{d_k}) V$$"
     row, col = convention_votes(read(text).fragments)
     assert row > col
+
+
+NOTES = r"""# Self-attention
+
+We introduce three parameter matrices $\mathbf{A}, \mathbf{B}, \mathbf{C} \in \mathbb{R}^{h \times d}$ that
+transform each input $\mathbf{x}_i$ into a query, a key and a value vector:
+
+$$\mathbf{q}_i = \mathbf{A}\mathbf{x}_i, \quad \mathbf{k}_i = \mathbf{B}\mathbf{x}_i, \quad \mathbf{v}_i = \mathbf{C}\mathbf{x}_i$$
+
+Combined as matrix multiplications:
+
+$$\mathbf{K} = \mathbf{B}\mathbf{X}$$
+
+$$c_{it} = \frac{\mathbf{q}_i^\top \mathbf{k}_t}{\sqrt{h}}$$
+"""
+
+
+def test_the_documents_weight_letters_are_read_as_the_models_weights():
+    text = NOTES
+    (f, g, h) = _at(text, 6)
+    assert [x.status for x in (f, g, h)] == ["verified"] * 3
+    assert "$A$ as $W_Q$" in f.message and "$B$ as $W_K$" in g.message and "$C$ as $W_V$" in h.message
+    (k,) = _at(text, 10)  # B is tied now, so X may be given the model's input
+    assert k.status == "verified" and "x^{(0)}" in k.message
+    (c,) = _at(text, 12)  # h read as the head size, the only size that makes c the scores
+    assert c.status == "verified" and "d_{\\text{head}}" in c.message
+
+
+def test_a_wrong_weight_is_not_bound_and_not_called_verified():
+    wrong = NOTES.replace(r"\mathbf{k}_i = \mathbf{B}\mathbf{x}_i", r"\mathbf{k}_i = \mathbf{B}^\top\mathbf{x}_i")
+    (_, g, _) = _at(wrong, 6)
+    assert g.status != "verified"
+
+
+def test_letters_of_a_linear_algebra_primer_are_not_given_model_meanings():
+    text = ("# Matrix multiplication primer\n\nTake $A \\in \\mathbb{R}^{m \\times n}$ and $B \\in \\mathbb{R}^{n \\times p}$."
+            "\n\nOne entry of the product $C = AB$ is a sum over $k$.\n")
+    claims = _at(text, 5, convention="row")
+    assert claims and all(f.status == "unchecked" for f in claims)

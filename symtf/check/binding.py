@@ -139,24 +139,176 @@ def prepare(a, b, bindings: dict | None = None):
     return letters, mapping, rename(b, mapping)
 
 
-def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None) -> tuple[Binding, object] | None:
-    """``(binding, outcome)`` when the right side of ``a = b`` is a reference activation, else None."""
+def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
+         own: frozenset = frozenset(), give: bool = True) -> tuple[list[Binding], object] | None:
+    r"""``([binding, …], outcome)`` when the right side of ``a = b`` is a reference activation, else None.
+    One other letter of the right side that the reference does not know (``\sqrt{h}``, ``B X``) may be
+    given a meaning too (:func:`_fillers`), if exactly one meaning makes the definition an activation
+    (and ``give``: the caller allows meanings to be given here)."""
     if rel != "=":
         return None
     ready = prepare(a, b, bindings)
     if ready is None:
         return None
     letters, _, body = ready
-    shape = _shape(body, ctx)
-    if shape is None:
+    unknown = _unknowns(body, ctx, own)
+    if len(unknown) > 1 or unknown and not give:
         return None
-    for cand in _candidates(ctx, len(letters)):
-        if _shape(cand, ctx) != shape:
+    options = [(None, body)]
+    if unknown:
+        (base, node), = unknown.items()
+        options = [(f, _fill(body, base, f)) for f in _fillers(node, ctx, base in own)]
+    found, tried = [], 0
+    for filler, filled in options:
+        shape = _shape(filled, ctx)
+        if shape is None:
             continue
-        out = judge(cand, body, rel, ctx)
+        for cand in _candidates(ctx, len(letters)):
+            tried += 1
+            if tried > _MAX_ASSIGNMENTS:
+                return None
+            if _shape(cand, ctx) != shape:
+                continue
+            out = judge(cand, filled, rel, ctx)
+            if out.status == "verified":
+                found.append((filler, cand, out))
+                break
+        if len(found) > 1:
+            return None  # two readings: the document has not said enough
+    if len(found) != 1:
+        return None
+    filler, cand, out = found[0]
+    made = [Binding(_key(a), cand, tuple(letters), line)]
+    if filler is not None:
+        made.append(Binding(next(iter(unknown)), filler, ("i",) if filler[2] == "i" else (), line))
+    return made, out
+
+
+def _unknowns(body, ctx: Context, own: frozenset) -> dict:
+    """The letters of ``body`` the reference does not know (or that the document declares itself)."""
+    unknown = {}
+    for n in walk(body):
+        if n[0] == "sym" and n[1] not in unknown and n[1] != "e" and (
+                _unknown(n, ctx) or n[1] in own and n[2] is None and n[3] is None):
+            unknown[n[1]] = n
+    return unknown
+
+
+_MAX_ASSIGNMENTS = 600  # letter assignments tried for one claim (each a cheap shape evaluation first)
+
+
+def _unknown(node, ctx: Context) -> bool:
+    try:
+        ctx.resolve(node, {"i": 1, "j": 2, "h": 1, "u": 1, "w": 1})
+        return False
+    except Exception:  # noqa: BLE001 - not found, or not resolvable in this reading: not the reference's
+        return True
+
+
+def _node(key: str, sub: str | None) -> tuple | None:
+    """A profile key (``x^(0)``, ``W_Q``, ``d_model``) as a symbol node, with index ``sub`` if given."""
+    m = re.fullmatch(r"(\\?[A-Za-z]+?)(?:\^\((\d)\))?(?:_(\w+))?", key)
+    if not m:
+        return None
+    base, layer, tag = m.group(1), m.group(2), m.group(3)
+    if sub is not None and tag:
+        return None
+    return ("sym", base, tag or sub, f"({layer})" if layer else None)
+
+
+def _fillers(node, ctx: Context, matrix: bool = False) -> list[tuple]:
+    """What a letter the reference does not know could be: with a token index, an activation of the model
+    with that index; bare, a weight, an activation or (unless ``matrix``: declared one) a size of the model."""
+    table, sub = ctx.table(), node[2]
+    if node[3] is not None:
+        return []
+    acts = [k for k, v in table.items() if v and v not in ("tokens", "mask")]
+    if sub is not None:
+        if not re.fullmatch(r"[a-z]", sub):
+            return []
+        return [n for k in acts if (n := _node(k, "i")) is not None]  # the occurrence's own index is kept
+    keys = list(dict.fromkeys([k for k in ctx.profile["params"] if k.startswith("W")] + acts))
+    sizes = {}
+    for k, v in ctx.profile["sizes"].items():
+        sizes.setdefault(v, k)  # one spelling per size
+    if not matrix:
+        keys += [k for k in sizes.values() if _size(k, ctx) > 1]  # a size of 1 (one layer) fits any product
+    return [n for k in keys if (n := _node(k, None)) is not None]
+
+
+def _size(key: str, ctx: Context) -> float:
+    node = _node(key, None)
+    try:
+        return float(ctx.resolve(node, {}).value) if node else 0.0
+    except Exception:  # noqa: BLE001 - not a size in this reading
+        return 0.0
+
+
+def _fill(tree, base: str, filler):
+    """``tree`` with every occurrence of the letter ``base`` (any index) replaced by ``filler``, carrying
+    the occurrence's index over when ``filler`` takes one."""
+    if isinstance(tree, list):
+        return [_fill(c, base, filler) for c in tree]
+    if not isinstance(tree, tuple) or not tree:
+        return tree
+    if tree[0] == "sym" and tree[1] == base and tree[3] is None:
+        if tree[2] is None:
+            return filler
+        return ("sym", filler[1], tree[2], filler[3]) if filler[2] is not None and filler[2] in "ij" else tree
+    return tuple(_fill(c, base, filler) if isinstance(c, (tuple, list)) else c for c in tree)
+
+
+def unify(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own: frozenset = frozenset()):
+    r"""``([bindings], outcome, filled claim)`` when giving the one or two letters of ``a = b`` that the
+    reference does not know exactly one meaning each (a parameter, activation or size of the model) makes
+    the claim hold: ``q_i = A x_i`` reads A as W_Q and x as the model's input. None otherwise (no letter
+    to give, no assignment, or more than one). ``own``: letters the document declares itself (``A, B, C \in
+    \mathbb{R}^{h \times d}``), given a meaning like unknown ones (their reference meaning among the others)."""
+    if rel != "=" or a is None:
+        return None
+    ready = prepare(a, b, bindings) if a[0] == "sym" and a[3] is None else None
+    if ready is None:
+        return None
+    letters, mapping, body = ready
+    left = rename(a, mapping)
+    if _unknown(left, ctx):
+        return None
+    unknown = _unknowns(body, ctx, own)
+    if not 1 <= len(unknown) <= 2:
+        return None
+    options = [[(base, f) for f in _fillers(n, ctx, base in own)] for base, n in unknown.items()]
+    if not all(options):
+        return None
+    target = _shape(left, ctx)
+    found, tried = [], 0
+    for combo in _product(options):
+        tried += 1
+        if tried > _MAX_ASSIGNMENTS:
+            return None
+        filled = body
+        for base, filler in combo:
+            filled = _fill(filled, base, filler)
+        if _shape(filled, ctx) != target or target is None:
+            continue
+        out = judge(left, filled, rel, ctx)
         if out.status == "verified":
-            return Binding(_key(a), cand, tuple(letters), line), out
-    return None
+            found.append((combo, out, filled))
+            if len(found) > 1:
+                return None  # two readings: the document has not said enough
+    if len(found) != 1:
+        return None
+    combo, out, filled = found[0]
+    made = [Binding(base, filler, ("i",) if filler[2] == "i" else (), line) for base, filler in combo]
+    return made, out, (left, filled, {v: k for k, v in mapping.items()})
+
+
+def _product(options):
+    if not options:
+        yield ()
+        return
+    for first in options[0]:
+        for rest in _product(options[1:]):
+            yield (first,) + rest
 
 
 def near_miss(a, b, rel, ctx: Context, binding: Binding, bindings: dict | None = None) -> tuple[str, tuple] | None:
@@ -196,4 +348,4 @@ def _key(node) -> str:
     return base if not (sub and sub in TAGS.get(base, ())) else f"{base}_{sub}"
 
 
-__all__ = ["Binding", "bind", "near_miss", "prepare", "rename", "substitute"]
+__all__ = ["Binding", "bind", "near_miss", "prepare", "rename", "substitute", "unify"]

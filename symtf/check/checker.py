@@ -6,13 +6,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from .binding import bind, near_miss, prepare
+from .binding import bind, near_miss, prepare, substitute, unify
 from .compare import expected_for, free_vars, judge, rename, tolerance, walk
 from .context import TAGS, Context, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
 from .docshapes import Declarations, Misfit, Undetermined, _same, _show, shape, size_of
-from .document import DocumentModel, deviations_in, meaning_from_prose
+from .document import DocumentModel, about_the_model, deviations_in, meaning_from_prose
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
 from symtf.sources import read
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
@@ -35,6 +35,9 @@ _MATRIXY = re.compile(r"\\top|\^\s*\{?\s*T\b|\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\
 _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([A-Za-z])\s*\^\s*\{?\s*(?:\\top|T\b)|"
                            r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
+
+
+_MAX_UNIFY = 60  # claims per document whose unknown letters are given a reference reading (bounded work)
 
 
 def choose_profiles(frags, convention: str, profile: dict | None, macros: dict | None = None):
@@ -113,6 +116,7 @@ class DocumentChecker:
         self.scalars = ScalarBook()
         self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
         self.unbound: list = []  # definitions of document letters that bound nothing (see _contradictions)
+        self.unify_budget = _MAX_UNIFY
         self.declared = Declarations()  # the document's own matrices and their declared shapes  # the document's own scalar values and definitions, in reading order
         self.model = self._read_model(text)
         self.primary = _written(self.model.profile(self.primary), text)
@@ -750,12 +754,19 @@ class DocumentChecker:
             return  # printed numbers only: exact rational arithmetic
         out = judge(a, b, rel, ctx, fb)
         back = None
-        if out.status == "unchecked" and "not bound to a whole number" in out.message:
+        usable = self._usable()
+        primary = out.status == "unchecked" or out.ctx is not None and out.ctx.profile is not ctx.profile
+        if primary and ("not bound to a whole number" in out.message or usable and any(
+                n[0] == "sym" and n[1] in usable for n in walk([a, b]))):
             a, b, out, back = self._own_indices(a, b, rel, ctx, fb, out)
         if out.status == "unchecked" and (self._own_scalars(line, text, a, b, rel, links, ctx) or
                                           rel == "=" and self._declared_shape(line, link, [a, b]) or
-                                          self._bind(line, link, a, b, rel, ctx)):
+                                          self._bind(frag, line, link, a, b, rel, ctx) or
+                                          self._unify(frag, line, link, a, b, rel, ctx)):
             return
+        if primary and out.status == "mismatch" and (self._bind(frag, line, link, a, b, rel, ctx) or
+                                                     self._unify(frag, line, link, a, b, rel, ctx)):
+            return  # the other convention's mismatch, where this document's own letters read in its own hold
         if out.status == "mismatch" and _tying(a, b):
             return self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
                             "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
@@ -781,18 +792,21 @@ class DocumentChecker:
     def _own_indices(self, a, b, rel, ctx, fb, out):
         """``a_{it} = …`` in a document that numbers tokens with its own letters: the link with the left side's
         index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
-        ready = prepare(a, b, self._usable())
+        usable = self._usable()
+        ready = prepare(a, b, usable)
         if ready is None:
             return a, b, out, None
         _, mapping, body = ready
-        left, back = rename(a, mapping), {v: k for k, v in mapping.items()}
-        other = judge(left, body, rel, ctx, fb)
+        left, back = rename(substitute(a, usable), mapping), {v: k for k, v in mapping.items()}
+        other = judge(left, body, rel, ctx)  # in this document's convention only: its letters were read in it
         if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
             return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
         other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
+        other.message = re.sub(r"for every ([ij](?:, [ij])*)", lambda m: "for every " + ", ".join(
+            back.get(x, x) for x in m.group(1).split(", ")), other.message)
         return left, body, other, back
 
-    def _bind(self, line, link, a, b, rel, ctx) -> bool:
+    def _bind(self, frag, line, link, a, b, rel, ctx) -> bool:
         """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
         verified, and remembered so that later definitions read it as that activation. A definition that
         binds nothing is kept for :meth:`_contradictions`. True if a finding was added."""
@@ -805,11 +819,11 @@ class DocumentChecker:
             pass
         except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
             pass
-        found = bind(a, b, rel, ctx, line, self._usable())
+        found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b))
         if found is None:
             self.unbound.append((len(self.findings), a, b, rel, ctx, line))
             return False
-        binding, out = found
+        (binding, *given), out = found
         mine = unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
         first = next((x for x in self.bindings.get(binding.key, ()) if x.candidate[1] == binding.candidate[1] and
                       x.candidate[2] != binding.candidate[2]), None)
@@ -821,11 +835,45 @@ class DocumentChecker:
                            diagnosis="the indices' roles exchanged (the two factors swapped)")
             return True
         self.bindings.setdefault(binding.key, []).append(binding)
+        for other in given:
+            self.bindings.setdefault(other.key, [other])
         how = out.message.replace("for every i, j", "for every " + ", ".join(binding.order)).replace(
             "for every i ", f"for every {binding.order[0]} " if binding.order else "for every i ")
+        also = "".join(f", reading ${_shown(k)}$ as ${unparse(k.candidate)}$" for k in given)
         self.add_claim([a, b], line, link, "verified", "definition",
-                       f"defines ${unparse(a)}$ as the reference model's ${mine}$: its right side {how}")
+                       f"defines ${unparse(a)}$ as the reference model's ${mine}${also}: its right side {how}")
         self.findings[-1].defines = binding.key
+        return True
+
+    def _may_give(self, frag, a, b) -> bool:
+        """May letters the reference does not know be given a model meaning here? Where the paragraph or its
+        heading speaks of the model, or the claim uses a letter the document has already tied to it."""
+        if any(n[0] == "sym" and n[1] in self.bindings for n in walk([a, b])):
+            return True
+        return about_the_model(frag.before + " " + frag.after + " " + (frag.section[-1] if frag.section else ""))
+
+    def _own(self, line: int) -> frozenset:
+        """One-letter names the document declares with a shape of its own by ``line`` (not yet bound)."""
+        return frozenset(k for k, v in self.declared.shapes.items() if re.fullmatch(r"[A-Za-z]", k) and
+                         any(d[2] <= line for d in v) and k not in self.bindings)
+
+    def _unify(self, frag, line, link, a, b, rel, ctx) -> bool:
+        """``q_i = A x_i``: the document's own letters read as the reference quantities that make the claim
+        hold, when exactly one reading does (:func:`symtf.check.binding.unify`); verified, and remembered.
+        Bounded: at most ``_MAX_UNIFY`` claims of a document are tried."""
+        if self.unify_budget <= 0 or not self._may_give(frag, a, b):
+            return False
+        self.unify_budget -= 1
+        found = unify(a, b, rel, ctx, line, self._usable(), self._own(line))
+        if found is None:
+            return False
+        made, out, (left, filled, back) = found
+        for binding in made:
+            if binding.key not in self.bindings:
+                self.bindings[binding.key] = [binding]
+        read = ", ".join(f"${_shown(k)}$ as ${unparse(k.candidate)}$" for k in made)
+        self.add_claim([a, b], line, link, "verified", "definition",
+                       f"reads {read} (the reference model's): then the claim holds ({out.message})")
         return True
 
     def _usable(self) -> dict:
@@ -958,6 +1006,11 @@ def _written(profile: dict, text: str) -> dict:
 
     written = tuple(k for k in profile["sizes"] if "_" in k and re.search(spelled(k), text))
     return {**profile, "written": written}
+
+
+def _shown(binding) -> str:
+    """A bound letter as the document writes it: ``x_i`` for a letter bound with a token index."""
+    return binding.key + ("_" + binding.order[0] if binding.order else "")
 
 
 def _top_level_commas(text: str) -> list[str]:

@@ -119,6 +119,18 @@ def _plain_prose(text: str) -> str:
     return re.sub(r"[*_`]", "", text[:_PROSE_CAP]).lower()
 
 
+def about_the_model(text: str) -> bool:
+    """Does ``text`` (a paragraph, a heading) speak of the model (``model_words`` in ``data/meanings.yaml``)?"""
+    return _model_words().search(_plain_prose(text)) is not None
+
+
+@lru_cache(maxsize=1)
+def _model_words():
+    root = resources.files("symtf.check.data")
+    words = yaml.safe_load(root.joinpath("meanings.yaml").read_text(encoding="utf-8"))["model_words"]
+    return re.compile(r"\b(?:" + words + r")\b")
+
+
 def meaning_from_prose(key: str, line: int, before: str, after: str) -> Meaning | None:
     """The meaning the prose right around a lone symbol gives it, if any (see ``data/meanings.yaml``)."""
     phrases, index_nouns, _ = _data()
