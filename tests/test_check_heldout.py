@@ -25,7 +25,7 @@ _spec = importlib.util.spec_from_file_location("corpus_benchmark", Path(__file__
 corpus = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus)
 
-# false mismatches at the first run (2026-11-23, before any change to the checker for these files), and why
+# false mismatches at the first run (2026-11-23, main at 70d3320, before any change to the checker for these files), and why
 FALSE_AT_FIRST_RUN = {
     "hemanth-attention-mechanisms": "2: K_i, V_i with i a head index read as the i-th position's row",
     "hemanth-scaling-laws": "6: a, b re-bound for Kaplan vs Chinchilla compared across sections; 1.639e13 ≈ 1.64e13 "
