@@ -32,8 +32,10 @@ FALSE_AT_FIRST_RUN = {
                             "and C/(6N) with the unrounded C rejected (3-digit rounding)",
     "hemanth-sparsity-moe": "1: G ≈ 0.57 (Mixtral's granularity, named in the sentence) compared with another row's G",
     "hemanth-transformers": "5: σ(x) = max(0, x), σ(x) = x·Φ(x) element-wise scalars read as vectors; "
-                            "MQA's Q_i (head index) and shared K = XW^K, V = XW^V compared with the reference",
-    "iclr26-attention-sinks-graph": "1: QK^T with Q n×d_q and K n×d_k (d_q = d_k left implicit, as is usual)",
+                            "MQA's Q_i (head index) and shared K = XW^K, V = XW^V compared with the reference; "
+                            "at 44281b9 also W^O, W_1, W_2's row-convention shapes read in the column convention",
+    "iclr26-attention-sinks-graph": "1: QK^T with Q n×d_q and K n×d_k (d_q = d_k left implicit, as is usual); "
+                                    "at 44281b9 also y_i = sum_j A_ij f_j (a graph signal) read as the model's Z",
     "uvadlc-transformers-mha": "1: V ∈ R^{T×d_v} with d_v (value width) read as d_model",
 }
 
