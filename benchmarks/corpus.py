@@ -7,7 +7,9 @@ by reading the documents before the checker was run on them; see <dir>/SOURCES.m
 ``symtf check`` reads its file (its format from the suffix: Markdown, MyST, notebook, LaTeX).
 
 A mismatch counts as "at a listed mistake" when it lies on the mistake's line, or on a display's first line up to
-12 lines above it whose LaTeX holds the mistake's fragment; any other mismatch is false. "Equation-level" mistakes
+12 lines above it whose LaTeX holds the mistake's fragment; any other mismatch is false. "Verified at listed
+mistakes" uses the same rule, so it also counts a correct link of a chain on a mistake's line (tests/corpus's
+scalingbook-transformers line 282: N H = D verified where the listed slip is N K): read each one. "Equation-level" mistakes
 are the listed mistakes of kind ``equation`` or ``shape`` that sit in LaTeX math (not in prose, code or a table).
 """
 from __future__ import annotations
