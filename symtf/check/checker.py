@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .arith import arithmetic
 from .binding import bind, near_miss, prepare, substitute, unify
 from .compare import expected_for, free_vars, judge, rename, tolerance, walk
 from .context import TAGS, Context, kind_for
@@ -102,6 +103,7 @@ class DocumentChecker:
         self.text = text = str(source)  # a str, or a symtf.sources.Source (a str that knows its format)
         reading = read(source)
         self.frags, self.tables, self.blocks = reading.fragments, reading.tables, reading.blocks
+        self.spans, self.texts = reading.spans, reading.texts  # code spans and prose: arithmetic outside math
         self.macros = document_macros(text)
         self.primary, self.secondary = choose_profiles(self.frags, convention, profile, self.macros)
         if re.search(r"\\mathbb\s*\{?R\}?\s*\^\s*\{\s*T\s*\\times|\\times\s*T\s*\}", text) and \
@@ -204,6 +206,7 @@ class DocumentChecker:
                     f.basis = "published"
                     self.findings.append(f)
         self._contradictions()
+        self.findings += arithmetic(self.spans, self.texts)
         self._anchor()
         self.findings.sort(key=lambda f: f.line)
         return self.findings

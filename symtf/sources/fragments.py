@@ -57,6 +57,12 @@ class Reading:
     #: (first line, text) of each block of prose, its math as ``$…$``: the document's sentences in any
     #: format (what a reader of the prose around the math needs; a notebook's JSON is not prose)
     blocks: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of each inline code span (`` `44 days * 8960 / 171` ``), where the format has them: the
+    #: Markdown family and the Markdown of notebooks; the LaTeX reader leaves it empty (``\texttt`` is not read)
+    spans: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of each run of plain prose (no math, no code) in the Markdown family and notebooks (the
+    #: LaTeX reader leaves it empty): the arithmetic a writer puts in words ("1.2e9 params / 32 chips = 37.5M")
+    texts: list[tuple[int, str]] = field(default_factory=list)
     _prose: list[str] = field(default_factory=list)  # prose since the last fragment of the current block
     _last: Fragment | None = None  # the last fragment of the current block
     _text: list[str] = field(default_factory=list)  # the current block's text
@@ -87,6 +93,16 @@ class Reading:
         self._text.append(text)
         if text.strip():
             self.starts_at(line)
+
+    def code(self, line: int, text: str) -> None:
+        """An inline code span at ``line``: prose around the math, and a span of its own."""
+        self.spans.append((line, text))
+        self.prose(text)
+
+    def plain(self, line: int, text: str) -> None:
+        """A run of plain prose text at ``line``."""
+        self.texts.append((line, text))
+        self.prose(text)
 
     def starts_at(self, line: int | None) -> None:
         """The current block's first line is ``line``, unless one is known already."""

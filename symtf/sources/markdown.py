@@ -156,7 +156,7 @@ class MarkdownReader:
                 reading.math(line, child.content, False, cell)
                 plain.append(f"$${child.content}$$")
             elif child.type in ("text", "code_inline"):
-                reading.prose(child.content)
+                (reading.code if child.type == "code_inline" else reading.plain)(line, child.content)
                 plain.append(child.content)
         return plain
 

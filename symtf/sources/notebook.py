@@ -131,6 +131,7 @@ def read_notebook(text: str) -> Reading:
         if cell.cell_type != "markdown":
             continue
         first_frag, first_table, first_block = len(reading.fragments), len(reading.tables), len(reading.blocks)
+        first_span, first_text = len(reading.spans), len(reading.texts)
         shared = {ln for ln, count in Counter(lines).items() if count > 1}  # a one-string source: one file line
         for k, file_line in enumerate(lines, start=1):
             reading.where[file_line] = f"cell {number}" if file_line in shared else f"cell {number}, line {k}"
@@ -139,6 +140,8 @@ def read_notebook(text: str) -> Reading:
             frag.where = f"cell {number}, line {frag.line}"
             frag.line = _file_line(lines, frag.line)
         reading.blocks[first_block:] = [(_file_line(lines, ln), text) for ln, text in reading.blocks[first_block:]]
+        for runs, first in ((reading.spans, first_span), (reading.texts, first_text)):
+            runs[first:] = [(_file_line(lines, ln), text) for ln, text in runs[first:]]
         for table in reading.tables[first_table:]:
             table.line = _file_line(lines, table.line)
             table.rows = [(_file_line(lines, ln), cells) for ln, cells in table.rows]

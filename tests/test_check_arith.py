@@ -1,0 +1,177 @@
+"""Arithmetic outside LaTeX math: code spans and prose (symtf.check.arith), judged with exact rationals."""
+from pathlib import Path
+
+import pytest
+
+from symtf.check.arith import arithmetic, chain, runs, tokens
+from symtf.check.checker import check_text
+from symtf.sources import read
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def judged(text: str) -> list:
+    """The arithmetic findings of a one-line Markdown document."""
+    return [f for f in check_text(text) if f.basis == "arithmetic"]
+
+
+def one(text: str):
+    found = judged(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# ------------------------------------------------------------------------------------------------ readers
+def test_markdown_reader_exposes_code_spans_and_prose_with_their_lines():
+    reading = read("Intro.\n\nWe get `7 * 11 = 77` here\nand 13 * 17 = 221 there, $a = b$.\n")
+    assert reading.spans == [(3, "7 * 11 = 77")]
+    assert (4, "and 13 * 17 = 221 there, ") in reading.texts
+    assert not any("a = b" in t for _, t in reading.texts)  # math is not prose
+
+
+def test_code_blocks_are_neither_spans_nor_prose():
+    reading = read("```\n7 * 11 = 78\n```\n")
+    assert reading.spans == [] and not any("78" in t for _, t in reading.texts)
+    assert judged("```\n7 * 11 = 78\n```\n") == []
+
+
+def test_latex_reader_leaves_spans_and_prose_runs_empty():
+    reading = read(r"\documentclass{article}\begin{document}We get $7 \cdot 11 = 77$.\end{document}", "latex")
+    assert reading.spans == [] and reading.texts == []
+
+
+# ------------------------------------------------------------------------------------------------ verdicts
+def test_a_correct_chain_is_verified_and_a_false_one_is_a_mismatch_with_the_exact_value():
+    assert one("We get `7 * 11 * 13 = 1001`.").status == "verified"
+    wrong = one("We get `7 * 11 * 13 = 1003`.")
+    assert wrong.status == "mismatch" and wrong.rule == "numeric" and wrong.kind == "claim"
+    assert wrong.expected == "7 * 11 * 13 = 1001"
+    assert wrong.line == 1 and wrong.latex == "7 * 11 * 13 = 1003"
+
+
+def test_every_link_of_a_chain_is_judged():
+    found = judged("So `3 * 17 = 51 = 50 + 2` holds.")
+    assert [f.status for f in found] == ["verified", "mismatch"]
+    assert found[1].latex == "51 = 50 + 2"
+
+
+def test_printed_precision_follows_the_scalar_rule():
+    assert one("`1 / 3 = 0.33`").status == "verified"  # rounded to the digits shown
+    assert one("`2 / 3 = 0.66`").status == "verified"  # cut to the digits shown
+    assert one("`1 / 3 = 0.35`").status == "mismatch"
+    assert one("`16e6 / (2550 / 3) = 18,823`").status == "verified"  # 18823.53, a whole number printed
+    assert one("`56 / 0.002 ~ 28000`").status == "verified"  # 28000 is rounded to thousands
+    assert one("`7 * 13 * 1000 = 91000`").status == "verified"
+
+
+def test_the_expected_value_is_printed_like_the_printed_side():
+    assert one("`1234567 / 32 = 38.4k`").expected == "1234567 / 32 = 38.6k"
+    assert one("`3 * 1,024 = 3,070`").expected == "3 * 1,024 = 3,072"
+    assert one("`1.1e24 / 1.52e25 = 9.2%`").expected == "1.1e24 / 1.52e25 = 7.2%"
+    assert one("`17 * 19 = 2.3e4`").expected == "17 * 19 = 3.2e2"
+
+
+@pytest.mark.parametrize("text, status", [
+    ("`1.6e10 / 2 = 8e9`", "verified"),          # e notation
+    ("`37.5M * 32 = 1.2e9`", "verified"),        # M suffix
+    ("`8k / 2 = 4000`", "verified"),             # k suffix
+    ("`1.1T / 11 = 0.1T`", "verified"),          # T suffix
+    ("`3 * 1,024 = 3,072`", "verified"),         # thousands separators
+    ("`1.1e24 / 1.52e25 = 7.2%`", "verified"),   # percent
+    ("`8192 x 4 = 32768`", "verified"),          # x between numbers
+    ("`8192 × 5 = 40960`", "verified"),
+    ("`4x4x4 = 64`", "verified"),
+    ("`2550^2 = 6502500`", "verified"),          # powers
+    ("`2 ** 10 = 1024`", "verified"),
+    ("`(2 + 4 + 4) * 13 = 130`", "verified"),    # parentheses
+    ("`2 - 7 = -5`", "verified"),                # subtraction, negative result
+    ("`2 ^ -1 = 0.5`", "verified"),
+])
+def test_number_forms(text, status):
+    assert one(text).status == status
+
+
+# ------------------------------------------------------------------------------------------------ units
+def test_units_are_symbols_that_must_agree():
+    assert one("`3 days * 7 = 21 days`").status == "verified"
+    assert one("`2 days * 3 = 7 days`").status == "mismatch"
+    assert one("`2 days * 3 = 143 hours`").expected == "2 days * 3 = 144 hours"  # converted to the printed unit
+    assert one("`2 days * 3 = 144 hours`").status == "verified"
+    assert one("`(2 + 4 + 4) * 13e9 ~ 130GB`").status == "verified"  # a unitless side read in bytes
+    assert one("`8,192 x 5,120 x 2 bytes = 80MB`").status == "verified"  # binary megabytes (80 MiB exactly)
+    assert one("`1.2e9 params / 32 chips = 37.5M`").status == "verified"
+    assert one("`1882 / 8 = 235 tokens / sec / chip`").status == "verified"
+    mixed = one("`5 GB + 3 s = 8`")
+    assert mixed.status == "unchecked" and "units" in mixed.message
+    other = one("`5 GB * 3 = 15 s`")
+    assert other.status == "unchecked" and "different units" in other.message
+
+
+def test_rounded_inputs_make_a_near_miss_unchecked_not_a_mismatch():
+    near = one("`8k * 4.5e14 = 3.8e18`")  # 8k may be 8192, 4.5e14 may be 4.59e14
+    assert near.status == "unchecked" and "8k" in near.message
+    assert one("`8000 * 45 = 3.8e5`").status == "unchecked"  # 8000 is rounded to thousands
+    assert one("`8192 * 45 = 3.8e5`").status == "mismatch"  # whole numbers printed in full are exact
+
+
+# ------------------------------------------------------------------------------------------------ not arithmetic
+@pytest.mark.parametrize("text", [
+    "`x = 5 * 2`",            # a definition in code
+    "`BT=16e16`",             # letters: not printed numbers
+    "`y = 3 * 2 = 7`",
+    "version 1.2.3 = 4 * 1",  # a version
+    "pages 1-2 = 3 * 1",      # a range
+    "on 2024-01-02 = 5 * 1",  # a date
+    "a ratio 1:2 = 3 * 1",    # a ratio
+    "`5 apples * 2 = 11`",    # an unknown word
+    "`1,2 * 3 = 3.6`",        # not a thousands separator
+    "`1.5M = 1,500,000`",     # printed numbers only: a conversion, not a computation
+])
+def test_what_is_not_arithmetic_is_left_alone(text):
+    assert judged(text) == []
+
+
+def test_a_side_cut_by_a_word_is_dropped():
+    assert judged("so B * 2 = 10 here") == []
+    assert judged("so x = 5 * 2 = 10 here")[0].status == "verified"  # 5 * 2 = 10 stands on its own
+    assert judged("an 8x speedup, a 4x4 slice, 3x faster") == []
+    assert [f.latex for f in judged("so 2 * 3 = 6 x faster")] == ["2 * 3 = 6"]
+    assert one("as shown (7 * 3 = 22).").status == "mismatch"
+
+
+def test_runs_are_bounded_and_linear():
+    long = "1 * " * 5000 + "1 = 1"
+    assert arithmetic([(1, long)], [(1, long)]) == []  # past the token cap: not read
+    toks = tokens("((((((((((((((((((1))))))))))))))))))) = 1")
+    assert chain(toks) is None  # nested too deep
+    assert runs("x" * 100_000) == []
+
+
+# ------------------------------------------------------------------------------------------------ the corpus
+def _corpus_line(name: str, line: int, fragment: str) -> str:
+    text = (CORPUS / name).read_text(encoding="utf-8")
+    assert fragment in text.splitlines()[line - 1]
+    return text
+
+
+@pytest.mark.parametrize("name, line, fragment, status, expected", [
+    ("scalingbook-training.md", 465, "4096 * 2 * 2550^2 / (8192 * 4) = 1.6e10", "mismatch",
+     "4096 * 2 * 2550^2 / (8192 * 4) = 1.6e6"),  # a listed mistake, in an HTML caption's prose
+    ("scalingbook-applied-training.md", 155, "44 days * 8960 / 171 = 1752 days", "mismatch",
+     "44 days * 8960 / 171 = 2305 days"),  # a listed mistake, in a code span
+    ("scalingbook-training.md", 642, "8.5e9 + 4.2e9 + 0.39e9 = 13.1e9", "verified", None),  # the sum is right
+    ("scalingbook-transformers.md", 372, "2 * 37e9 * 14.8e12 = 1.1e24", "verified", None),  # (2ND, not 6ND)
+    ("scalingbook-training.md", 273, "16e6 / (2550 / 3) = 18,823", "verified", None),
+    ("scalingbook-training.md", 650, "(2 + 4 + 4) * 13e9 ~ 130GB", "verified", None),
+    ("scalingbook-training.md", 560, "8k * 4.5e14 = 3.8e18", "unchecked", None),
+    ("scalingbook-applied-inference.md", 111, "162e3 * 32,768 = 5.3GB / sequence", "verified", None),
+])
+def test_corpus_chains(name, line, fragment, status, expected):
+    text = _corpus_line(name, line, fragment)
+    at = [f for f in check_text(text) if f.basis == "arithmetic" and f.line == line and f.latex == fragment]
+    assert [(f.status, f.expected) for f in at] == [(status, expected)]
+
+
+def test_a_code_span_that_is_code_in_the_corpus_is_left_alone():
+    text = _corpus_line("scalingbook-training.md", 650, "since `BT=16e16`")
+    assert not [f for f in check_text(text) if f.basis == "arithmetic" and "BT" in f.latex]
