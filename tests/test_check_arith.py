@@ -175,3 +175,35 @@ def test_corpus_chains(name, line, fragment, status, expected):
 def test_a_code_span_that_is_code_in_the_corpus_is_left_alone():
     text = _corpus_line("scalingbook-training.md", 650, "since `BT=16e16`")
     assert not [f for f in check_text(text) if f.basis == "arithmetic" and "BT" in f.latex]
+
+
+# ------------------------------------------------------------------------------------------------ a / bc
+def _claim(latex: str):
+    found = [f for f in check_text(f"Here ${latex}$ holds.\n") if f.kind == "claim" and f.rule == "numeric"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_division_by_a_juxtaposed_product_is_read_as_writers_mean_it():
+    # 2BDF / DF = 2B: read 2BDF / (DF), not (2BDF / D) F
+    found = _claim("2BDF / DF = 2B")
+    assert found.status == "verified" and "juxtaposition binding tighter" in found.message
+    assert _claim("x / 2y = x / (2y)").status == "verified"
+    assert _claim(r"d_\text{model} / 3 h = d_\text{model} / (3h)").status == "verified"
+
+
+def test_only_the_left_to_right_reading_holding_is_unchecked():
+    found = _claim("2BDF / DF = 2BF^2")  # true only as (2BDF / D) F
+    assert found.status == "unchecked" and "left to right" in found.message
+    assert _claim("35 / 5 7 = 49").status == "unchecked"  # (35/5)·7 = 49, 35/(5·7) = 1
+
+
+def test_neither_reading_holding_keeps_the_scalar_rule():
+    assert _claim("35 / 5 7 = 11").status == "mismatch"  # numbers: 49 and 1 are both not 11
+    assert _claim("2BDF / DF = 3B").status == "unchecked"  # letters: a symbolic difference is never a mismatch
+
+
+def test_an_explicit_product_after_a_division_is_read_as_written():
+    found = _claim(r"a / b \cdot c = ac / b")
+    assert found.status == "verified" and "juxtaposition" not in found.message
+    assert _claim(r"35 / 5 \cdot 7 = 49").status == "verified"

@@ -966,7 +966,7 @@ class DocumentChecker:
                 self.add(line, link, "unchecked", "definition", f"defines ${name}$ in the document's own terms "
                          "(a definition: the claims after it are checked with it)")
                 return True
-        verdict = judge_scalar(a, b, rel, self.scalars)
+        verdict = judge_scalar(a, b, rel, self.scalars, text)
         if verdict is None:
             return False
         expected = verdict.expected

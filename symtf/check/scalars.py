@@ -17,6 +17,7 @@ for the claims after it. Work is bounded: expressions above a size or with huge 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -117,8 +118,72 @@ class Verdict:
     expected: str | None = None
 
 
-def judge_scalar(a_node, b_node, rel: str, book: ScalarBook) -> Verdict | None:
-    """The verdict on ``a rel b`` in the document's own terms, or None if the sides are not scalars."""
+def judge_scalar(a_node, b_node, rel: str, book: ScalarBook, text: str = "") -> Verdict | None:
+    """The verdict on ``a rel b`` in the document's own terms, or None if the sides are not scalars.
+
+    Where ``text`` divides by a juxtaposed product (``2BDF / DF = 2B``), writers mean ``2BDF/(DF)``: the
+    claim is verified only if it holds with juxtaposition binding tighter than ``/``; holding only when read
+    left to right (``(2BDF/D)·F``) leaves it unchecked; when neither reading holds, the rule for one reading
+    applies (a mismatch for numbers only)."""
+    loose = _judge(a_node, b_node, rel, book)
+    tight_a, tight_b = tight(a_node), tight(b_node)
+    if loose is None or (tight_a, tight_b) == (a_node, b_node) or not juxtaposed_division(text):
+        return loose
+    close = _judge(tight_a, tight_b, rel, book)
+    if close is None:
+        return loose
+    reading = "with juxtaposition binding tighter than / (a / bc read as a/(bc), as writers mean it)"
+    if close.status == "verified":
+        return Verdict("verified", f"{close.message}, {reading}")
+    if loose.status == "verified":
+        return Verdict("unchecked", f"holds only when the product after / is read left to right ((a/b)c: "
+                       f"{loose.message}); {reading} it does not: {close.message}")
+    if close.status == "mismatch" and loose.status == "mismatch":
+        return loose
+    return Verdict("unchecked", f"neither reading of the division holds: left to right, {loose.message}; "
+                   f"{reading}, {close.message}")
+
+
+_OPERAND = re.compile(r"(\d+(\.\d+)?|\\[A-Za-z]+(\{[^{}]*\})?|[A-Za-z])"
+                      r"(_(\{[^{}]*\}|\\[A-Za-z]+\{[^{}]*\}|[A-Za-z0-9]))?(\^(\{[^{}]*\}|[A-Za-z0-9]))?")
+_EXPLICIT = ("*", "\\cdot", "\\times", "·", "×")
+
+
+def juxtaposed_division(text: str) -> bool:
+    r"""Is some ``/`` of ``text`` followed by a product written without an operator (``/ DF``, ``/2y``,
+    ``/ d_\text{model} h``), and none by an explicit one (``a / b \cdot c``: read as written)?"""
+    found = False
+    for k in [k for k, ch in enumerate(text[:2000]) if ch == "/"][:20]:
+        pos, count = k + 1, 0
+        while pos < len(text) and count < 8:
+            while pos < len(text) and text[pos] in " \t":
+                pos += 1
+            if text.startswith(_EXPLICIT, pos):
+                if count:
+                    return False
+                break
+            m = _OPERAND.match(text, pos)
+            if m is None:
+                break
+            count, pos = count + 1, m.end()
+        found = found or count > 1
+    return found
+
+
+def tight(node):
+    """``(a / b) · c`` regrouped as ``a / (b · c)``, wherever a product follows a division."""
+    if not isinstance(node, tuple) or not node:
+        return node
+    node = tuple(tight(c) if isinstance(c, tuple) else [tight(x) for x in c] if isinstance(c, list) else c
+                 for c in node)
+    if node[0] == "mul" and node[3] == "*" and isinstance(node[1], tuple) and node[1][0] == "mul" and \
+            node[1][3] == "/":
+        return ("mul", node[1][1], ("mul", node[1][2], node[2], "*"), "/")
+    return node
+
+
+def _judge(a_node, b_node, rel: str, book: ScalarBook) -> Verdict | None:
+    """:func:`judge_scalar` for the sides as parsed."""
     try:
         a, b = to_sympy(a_node), to_sympy(b_node)
     except (NotScalar, ValueError, TypeError, ZeroDivisionError):
