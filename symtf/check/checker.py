@@ -16,6 +16,8 @@ from .docshapes import Declarations, Misfit, Undetermined, _same, _show, shape, 
 from .document import DocumentModel, about_the_model, deviations_in, meaning_from_prose
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
 from symtf.sources import read
+from .identities import Book as MatrixBook
+from .identities import judge as judge_identity
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
 from .normalize import statements
 from .notation import COLUMN, ROW
@@ -119,7 +121,9 @@ class DocumentChecker:
         self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
         self.unbound: list = []  # definitions of document letters that bound nothing (see _contradictions)
         self.unify_budget = _MAX_UNIFY
-        self.declared = Declarations()  # the document's own matrices and their declared shapes  # the document's own scalar values and definitions, in reading order
+        self.declared = Declarations()  # the document's own matrices and their declared shapes
+        self.identities: MatrixBook | None = None  # their definitions and properties, read on first use
+        self.identity_verdicts: dict = {}  # (line, link) → the verdict of identities.judge (None: not one)
         self.model = self._read_model(text)
         self.primary = _written(self.model.profile(self.primary), text)
         self.secondary = _written(self.model.profile(self.secondary), text) if self.secondary else None
@@ -483,12 +487,14 @@ class DocumentChecker:
                 subjects = [parse(part)[1][0] for part in _top_level_commas(member.group(1))]
                 if stated[0] != "mul" or stated[3] != "×":
                     continue
-                rows, cols = size_of(stated[1]), size_of(stated[2])
+                dims = [size_of(n) for n in _axes(stated)]
             except (ParseError, Undetermined, IndexError):
                 continue
             for subject in subjects:
-                if subject and subject[0] == "sym":
-                    self.declared.declare(symbol_name(subject), rows, cols, frag.line)
+                if subject and subject[0] == "sym" and len(dims) == 2:
+                    self.declared.declare(symbol_name(subject), *dims, frag.line)
+                elif subject and subject[0] == "sym" and len(dims) == 3:  # its slices W^{[:, h, :]} are matrices
+                    self.declared.declare_tensor(symbol_name(subject), tuple(dims), frag.line)
 
     def _declared_shape(self, line, text, nodes, stated=None) -> bool:
         """Judge ``nodes`` (an expression, or the two sides of a link) by the document's declared shapes alone;
@@ -536,6 +542,26 @@ class DocumentChecker:
             self.findings[-1].basis = "document"
             return True
         return False
+
+    def _identity(self, frag, line, text, a, b, ctx, final: bool = False) -> bool:
+        """``a = b`` among the document's own matrices, judged by their exact values at random integer matrices of
+        the declared shapes (:mod:`symtf.check.identities`). Before the reference readings (:meth:`_bind`,
+        :meth:`_unify`) only a verdict is added; with ``final`` (after them) also what it leaves unchecked and why
+        (a definition, a property the prose gives a matrix). True if a finding was added."""
+        if not (self.declared.shapes or self.declared.tensors):
+            return False
+        if self.identities is None:
+            self.identities = MatrixBook.read(self.frags, self.macros, self.plain, self.declared)
+        key = (line, text)
+        if key not in self.identity_verdicts:
+            self.identity_verdicts[key] = judge_identity(a, b, "=", self.identities, line, frag.section,
+                                                         frag.before, frag.after, ctx, frozenset(self.bindings))
+        verdict = self.identity_verdicts[key]
+        if verdict is None or (verdict.status == "unchecked") != final:
+            return False
+        self.add_claim([a, b], line, text, verdict.status, verdict.rule, verdict.message, verdict.expected,
+                       diagnosis=verdict.diagnosis, basis="document")
+        return True
 
     def _declared_misfit(self, line, text, node) -> bool:
         """An expression of the document's declared matrices whose shapes do not fit (a mismatch: writing it
@@ -763,9 +789,11 @@ class DocumentChecker:
                 n[0] == "sym" and n[1] in usable for n in walk([a, b]))):
             a, b, out, back = self._own_indices(a, b, rel, ctx, fb, out)
         if out.status == "unchecked" and (self._own_scalars(line, text, a, b, rel, links, ctx) or
-                                          rel == "=" and self._declared_shape(line, link, [a, b]) or
+                                          rel == "=" and (self._declared_shape(line, link, [a, b]) or
+                                                          self._identity(frag, line, link, a, b, ctx)) or
                                           self._bind(frag, line, link, a, b, rel, ctx) or
-                                          self._unify(frag, line, link, a, b, rel, ctx)):
+                                          self._unify(frag, line, link, a, b, rel, ctx) or
+                                          rel == "=" and self._identity(frag, line, link, a, b, ctx, final=True)):
             return
         if primary and out.status == "mismatch" and (self._bind(frag, line, link, a, b, rel, ctx) or
                                                      self._unify(frag, line, link, a, b, rel, ctx)):
@@ -1027,6 +1055,11 @@ def _top_level_commas(text: str) -> list[str]:
         else:
             cur += ch
     return [p for p in parts + [cur] if p.strip()]
+
+
+def _axes(node) -> list:
+    """The sizes of a written shape, in order: ``D \times H \times d`` → [D, H, d] (bounded by the parse)."""
+    return _axes(node[1]) + _axes(node[2]) if node[0] == "mul" and node[3] == "×" else [node]
 
 
 def _anchor_key(node) -> str:

@@ -14,6 +14,7 @@ Anything else (a function, an entry, an undeclared letter) leaves the claim to t
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -37,15 +38,52 @@ class Declarations:
     shapes: dict = field(default_factory=dict)
     sizes: set = field(default_factory=set)
     line: int = 10**9  # the line being judged: declarations after it do not count yet
+    primes: dict = field(default_factory=dict)  # size name → its own prime (3, 5, 7, …), in declaration order
+    tensors: dict = field(default_factory=dict)  # W_Q ∈ R^{D × H × d}: name → [(sizes, line)]
+
+    def _sizes(self, *dims: sp.Expr) -> None:
+        new = [s for d in dims for s in sorted(s.name for s in sp.sympify(d).free_symbols)]  # rows, then columns
+        new = [s for i, s in enumerate(new) if s not in self.sizes and s not in new[:i]]
+        self.sizes |= set(new)
+        for size in new:
+            self.primes[size] = sp.prime(len(self.primes) + 2)  # 3, 5, 7, 11, …: one size, one prime
 
     def declare(self, name: str, rows: sp.Expr, cols: sp.Expr, line: int) -> None:
-        self.sizes |= {s.name for s in (rows.free_symbols | cols.free_symbols)}
+        self._sizes(rows, cols)
         self.shapes.setdefault(name, []).append((rows, cols, line))
 
-    def at(self, name: str):
-        """(rows, columns, line) of the declaration in force at :attr:`line`, or None."""
-        seen = [d for d in self.shapes.get(name, ()) if d[2] <= self.line]
+    def declare_tensor(self, name: str, dims: tuple, line: int) -> None:
+        r"""``W_Q \in \mathbb{R}^{D \times H \times d}``: its slices ``W_Q^{[:, h, :]}`` are D × d matrices."""
+        self._sizes(*dims)
+        self.tensors.setdefault(name, []).append((tuple(dims), line))
+
+    def slice_of(self, node, line: int | None = None):
+        """(rows, columns, line) of ``W_Q^{[:, h, :]}``, a slice of a declared tensor with two axes kept
+        (every other index a single letter or number), or None."""
+        _, base, sub, sup = node
+        text, name = (sup, base + (f"_{sub}" if sub else "")) if sup else (sub, base)
+        m = re.fullmatch(r"\[([^\[\]]*)\]", (text or "").replace(" ", ""))
+        line = self.line if line is None else line
+        seen = [t for t in self.tensors.get(name, ()) if t[1] <= line] if m else []
+        if not seen:
+            return None
+        dims, at = seen[-1]
+        items = m.group(1).split(",")
+        if len(items) != len(dims) or not all(i == ":" or re.fullmatch(r"[A-Za-z0-9]+", i) for i in items):
+            return None
+        kept = [d for d, i in zip(dims, items) if i == ":"]
+        return (kept[0], kept[1], at) if len(kept) == 2 else None
+
+    def at(self, name: str, line: int | None = None):
+        """(rows, columns, line) of the declaration in force at ``line`` (default :attr:`line`), or None."""
+        line = self.line if line is None else line
+        seen = [d for d in self.shapes.get(name, ()) if d[2] <= line]
         return seen[-1] if seen else None
+
+    def of(self, node, line: int | None = None):
+        """(rows, columns, line) of a symbol node: its declaration, or a slice of a declared tensor; or None."""
+        found = self.at(symbol_name(node), line)
+        return found if found is not None else self.slice_of(node, line)
 
 
 def size_of(node) -> sp.Expr:
@@ -77,7 +115,7 @@ def shape(node, decl: Declarations) -> tuple | None:
         return None
     if kind == "sym":
         name = symbol_name(node)
-        found = decl.at(name)
+        found = decl.of(node)
         if found is not None:
             return found[0], found[1]
         if name in decl.sizes:

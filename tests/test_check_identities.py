@@ -1,0 +1,174 @@
+"""Identities among the document's own matrices, decided exactly at random integer matrices of their declared
+shapes (symtf.check.identities), alone and through the checker."""
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from symtf.check.checker import check_text
+from symtf.check.docshapes import Declarations
+from symtf.check.identities import Book, judge
+from symtf.check.parse import parse
+
+
+def _book(*declared, definitions=None, properties=None) -> Book:
+    """A book with matrices declared at line 1: ("A", "d", "d"), …; definitions name → (line, latex)."""
+    decl = Declarations()
+    for name, rows, cols in declared:
+        decl.declare(name, sp.Symbol(rows, positive=True), sp.Symbol(cols, positive=True), 1)
+    book = Book(decl, properties=dict(properties or {}))
+    for name, (line, latex) in (definitions or {}).items():
+        book.definitions[name] = [(line, parse(latex)[1][0], ())]
+    return book
+
+
+def _judge(latex: str, book: Book, line: int = 10, **kw):
+    exprs, rels = parse(latex)[1:]
+    return judge(exprs[0], exprs[1], rels[0], book, line, **kw)
+
+
+SQUARE = (("A", "d", "d"), ("B", "d", "d"))
+ATTENTION = (("X", "n", "d"), ("W^Q", "d", "k"), ("W^K", "d", "k"))
+
+
+def test_each_size_gets_its_own_prime_in_declaration_order():
+    book = _book(("X", "n", "d"), ("W", "d", "k"), ("V", "k", "n"))
+    assert book.decl.primes == {"n": 3, "d": 5, "k": 7}
+    verdict = _judge(r"(XW)^\top = W^\top X^\top", book)
+    assert verdict.status == "verified"
+    assert "d = 5" in verdict.message and "n = 3" in verdict.message and "k = 7" in verdict.message
+
+
+def test_the_scores_of_two_products_verified_with_the_error_bound():
+    verdict = _judge(r"(XW^Q)(XW^K)^\top = X W^Q W^{K\top} X^\top", _book(*ATTENTION))
+    assert verdict.status == "verified"
+    assert "randomised exact test" in verdict.message
+    assert "degree ≤ 4" in verdict.message and "Schwartz–Zippel" in verdict.message
+    bound = float(verdict.message.split("probability ≤ ")[1].split(" ")[0])
+    assert 0 < bound <= 1e-12
+
+
+def test_a_factor_transposed_wrongly_is_a_mismatch_with_a_diagnosis():
+    square = (("X", "n", "d"), ("W^Q", "d", "d"), ("W^K", "d", "d"))  # shapes fit either way
+    verdict = _judge(r"(XW^Q)(XW^K)^\top = X W^Q W^{K} X^\top", _book(*square))
+    assert verdict.status == "mismatch"
+    assert "a proof, not evidence" in verdict.message
+    assert verdict.diagnosis.startswith("a transposed factor")
+    assert _judge(verdict.expected, _book(*square)).status == "verified"
+
+
+def test_products_of_square_matrices_do_not_commute():
+    verdict = _judge("AB = BA", _book(*SQUARE))
+    assert verdict.status == "mismatch"
+    assert verdict.expected is None or "AB = AB" not in verdict.expected.replace(" ", "")  # no trivial "fix"
+
+
+def test_inverses_exactly():
+    assert _judge("(AB)^{-1} = B^{-1} A^{-1}", _book(*SQUARE)).status == "verified"
+    assert _judge("(AB)^{-1} = A^{-1} B^{-1}", _book(*SQUARE)).status == "mismatch"
+    assert _judge(r"((AB)^\top)^{-1} = (A^{-1})^\top (B^{-1})^\top", _book(*SQUARE)).status == "verified"
+
+
+def test_scalars_and_square_roots_of_sizes():
+    book = _book(*ATTENTION)
+    assert _judge(r"\frac{X W^Q}{\sqrt{k}} = \frac{1}{\sqrt{k}} X W^Q", book).status == "verified"
+    assert _judge(r"\frac{X W^Q}{\sqrt{k}} = \frac{1}{k} X W^Q", book).status == "mismatch"
+    assert _judge(r"2 X W^Q + X W^Q = 3 X (W^Q)", book).status == "verified"
+    assert _judge(r"\frac{X W^Q}{\sqrt{2}} = \frac{X W^Q}{\sqrt{2}}", book) is None  # not rational: not judged
+
+
+def test_a_definition_is_substituted_into_a_later_claim():
+    book = _book(*ATTENTION, definitions={"Q": (3, "X W^Q"), "K": (4, "X W^K")})
+    verdict = _judge(r"Q K^\top = X W^Q W^{K\top} X^\top", book)
+    assert verdict.status == "verified" and "as defined on line 3" in verdict.message
+    wrong = _judge(r"Q K^\top = X W^K W^{Q\top} X^\top", book)
+    assert wrong.status == "mismatch"
+    assert _judge(r"Q K^\top = X W^Q W^{K\top} X^\top", book, line=3) is None  # before K is defined
+
+
+def test_a_definition_itself_is_not_judged():
+    verdict = _judge("Q = X W^Q", _book(*ATTENTION))
+    assert verdict.status == "unchecked" and "defines $Q$" in verdict.message
+
+
+def test_functions_and_undeclared_letters_are_left_to_the_other_judges():
+    book = _book(*ATTENTION)
+    assert _judge(r"\text{softmax}(X W^Q) = \text{softmax}(X W^Q)", book) is None
+    assert _judge(r"\exp(X W^Q) = \exp(X W^Q)", book) is None
+    assert _judge(r"X W^Q Z = X W^Q Z", book) is None  # Z is not declared
+    assert _judge("AB = BA", book) is None  # A, B are not declared here
+
+
+def test_too_many_factors_are_not_judged():
+    book = _book(*SQUARE)
+    long = " ".join(["A"] * 30)
+    assert _judge(f"{long} = {long}", book) is None
+
+
+def test_a_matrix_the_prose_gives_a_property_is_no_mismatch():
+    book = _book(*SQUARE, properties={"A": (1, "orthogonal")})
+    verdict = _judge(r"A^\top A B = B", book)
+    assert verdict.status == "unchecked" and "orthogonal" in verdict.message
+    assert _judge(r"(AB)^\top = B^\top A^\top", book).status == "verified"  # true for every matrix
+
+
+def test_sides_of_different_matrices_are_no_mismatch():
+    book = _book(*SQUARE, ("C", "d", "d"), ("D", "d", "d"))
+    verdict = _judge("C D = A B", book)
+    assert verdict.status == "unchecked" and "different matrices" in verdict.message
+
+
+def test_a_hypothesis_is_not_a_claim():
+    exprs, rels = parse("AB = BA")[1:]
+    assert judge(exprs[0], exprs[1], "=", _book(*SQUARE), 10, before="Suppose that if ") is None
+    assert judge(exprs[0], exprs[1], "=", _book(*SQUARE), 10, after=" does not hold in general") is None
+
+
+def test_slices_of_a_declared_tensor_are_matrices():
+    decl = Declarations()
+    n, big, heads, d = (sp.Symbol(s, positive=True) for s in ("n", "D", "H", "d"))
+    decl.declare("X", n, big, 1)
+    decl.declare_tensor("W_Q", (big, heads, d), 1)
+    rows, cols, _ = decl.of(parse("W_Q^{[:, h, :]}")[1][0])
+    assert (rows, cols) == (big, d)
+    assert decl.of(parse("W_Q^{[:, :, 1]}")[1][0])[:2] == (big, heads)
+    assert decl.of(parse("W_Q^{[:r, h, :]}")[1][0]) is None  # a range, not a whole axis: not read
+    verdict = _judge(r"(X W_Q^{[:, h, :]})^\top = (W_Q^{[:, h, :]})^\top X^\top", Book(decl))
+    assert verdict.status == "verified"
+
+
+# ------------------------------------------------------------------ through the checker
+
+DOC = r"""Let $Y \in \mathbb{R}^{n \times d}$ and $A, B \in \mathbb{R}^{d \times d}$ be matrices.
+
+Define $$C = Y A.$$
+
+Then $$C B = Y A B.$$
+
+And $$C B^\top = Y B A.$$
+
+Also $$(YA)(YB)^\top = Y A B Y^\top.$$
+
+We have $$A B = B A.$$
+
+Finally $$\text{softmax}(C) = \text{softmax}(Y A).$$
+
+And $$C Z = Y A Z.$$
+"""
+
+
+@pytest.fixture(scope="module")
+def findings():
+    return {f.line: f for f in check_text(DOC) if f.kind == "claim" and f.line > 1}
+
+
+def test_through_the_checker(findings):
+    assert "defines $C$" in findings[3].message and findings[3].status == "unchecked"
+    assert findings[5].status == "verified" and findings[5].basis == "document"
+    assert "randomised exact test" in findings[5].message
+    assert findings[7].status == "mismatch" and findings[7].basis == "document"
+    assert findings[9].status == "mismatch" and findings[9].diagnosis.startswith("a transposed factor")
+    assert "B^\\top" in findings[9].expected
+    assert findings[11].status == "mismatch" and findings[11].basis == "document"
+    assert "randomised exact" not in findings[13].message  # softmax: not this module's
+    assert "randomised exact" not in findings[15].message and findings[15].status != "mismatch"  # Z undeclared
