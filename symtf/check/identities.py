@@ -576,13 +576,12 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
                        f"holds by a randomised exact test: both sides are equal in exact integer arithmetic at "
                        f"{DRAWS} independent draws of integer matrices of the declared shapes{at}{subst}; were "
                        f"the identity false, this would happen with probability ≤ {_bound(test.degree, test.den)}")
-    given = [(n, book.properties[n]) for n in used if n in book.properties]
-    given += [(n, (line, "a quantity of the reference model")) for n in used if re.split(r"[_^]", n)[0] in tied]
+    given = [f"the prose near line {book.properties[n][0]} calls ${n}$ {book.properties[n][1]!r}" for n in used
+             if n in book.properties]
+    given += [f"${n}$ is read as a quantity of the reference model" for n in used if re.split(r"[_^]", n)[0] in tied]
     if given:
-        n, (where, word) = given[0]
-        return Verdict("unchecked", "definition",
-                       f"fails for generic matrices of the declared shapes{at}, but the prose near line {where} "
-                       f"calls ${n}$ {word!r}: the identity may rest on that property, which is not modelled")
+        return Verdict("unchecked", "definition", f"fails for generic matrices of the declared shapes{at}, but "
+                       f"{given[0]}: the identity may rest on what that makes of it, which is not modelled here")
     left, right = test.sides
     if left != right:  # Q K^T = X W_Q W_K^T X^T with Q, K only declared: a link the document makes elsewhere?
         return Verdict("unchecked", "definition",
