@@ -9,7 +9,7 @@ import numpy as np
 from .arith import arithmetic
 from .binding import bind, near_miss, prepare, substitute, unify
 from .compare import expected_for, free_vars, judge, rename, tolerance, walk
-from .context import TAGS, Context, kind_for
+from .context import TAGS, Context, example_key, is_example, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
 from .docshapes import Declarations, Misfit, Undetermined, _same, _show, shape, size_of
@@ -778,6 +778,8 @@ class DocumentChecker:
         the readings that forgive a modelling choice (tied embeddings, an implied causal mask, a printed
         vector's orientation) and an example's printed values as definitions; a mismatch gets a diagnosis."""
         link = text if links == 1 else unparse(("chain", [a, b], [rel]))
+        if self._worked(frag, line, link, a, b, rel, ctx):
+            return
         if a is not None and not any(n[0] == "sym" for n in walk([a, b])) and \
                 self._own_scalars(line, text, a, b, rel, links, ctx):
             return  # printed numbers only: exact rational arithmetic
@@ -810,13 +812,13 @@ class DocumentChecker:
             return self.add_claim([a, b], line, link, "unchecked", "definition",
                                   f"holds with the causal mask (softmax*); {why}", basis="document")
         flip = {v: ctx.fvars[v].T for v in ctx.examples if np.ndim(ctx.fvars.get(v)) == 2 and
-                1 in np.shape(ctx.fvars[v]) and any(n[0] == "sym" and n[1] == v for n in walk([a, b]))}
+                1 in np.shape(ctx.fvars[v]) and any(n[0] == "sym" and v in (n[1], example_key(n)) for n in walk([a, b]))}
         if out.status == "mismatch" and flip:  # an inline [1, 0, 2] is a row or a column: the other reading
             other = judge(a, b, rel, ctx.with_(fvars={**ctx.fvars, **flip}), fb)
             if other.status == "verified" or (other.status == "mismatch" and out.shape_problem and
                                               not other.shape_problem):
                 out = other
-        if out.status == "mismatch" and links == 1 and _example_value(a, b):
+        if out.status == "mismatch" and links == 1 and _example_value(a, b) and not is_example(a, ctx):
             return self._example_values(frag, line, text, a, b, ctx)
         self._record(line, link, a, b, rel, links, out, ctx, back)
 
@@ -937,24 +939,70 @@ class DocumentChecker:
             found.message = (f"line {other} defines ${unparse(a)}$ as the reference model's ${mine}$; this "
                              f"definition differs from it by {name}")
 
+    def _worked(self, frag, line, link, a, b, rel, ctx) -> bool:
+        """A worked example in the document's own letters: ``x_1 = [1, 0, 1, 0]`` binds its printed value to
+        the name as written (a letter the reference does not know; a reference letter is bound by
+        :meth:`_example_values` when the model's values cannot confirm it); ``q_1 = x_1 W_Q`` of bound values
+        computes and binds ``q_1`` (a mismatch if the printed values do not fit together); a link that mixes
+        bound values with the model's quantities is left unchecked. Links among bound values only are judged
+        by the usual comparison, in printed-number mode. True if a finding was added."""
+        if a is None:
+            return False
+        syms = [n for n in walk([a, b]) if n[0] == "sym"]
+        bound = [n for n in syms if is_example(n, ctx)]
+        left = a[0] == "sym" and not is_example(a, ctx) and rel == "="
+        rhs = [n for n in walk(b) if n[0] == "sym"]
+        if left and not rhs and _example_value(a, b) and self._reference_quantity(a, ctx) is False:
+            return self._bind_example(frag, line, link, a, b, ctx, "printed")
+        if left and rhs and all(is_example(n, ctx) for n in rhs):
+            return self._bind_example(frag, line, link, a, b, ctx, "computed")
+        if bound and len(bound) < len(syms) and not (left and len(bound) == len(syms) - 1):
+            return self.add(line, link, "unchecked", "numeric", "mixes a worked example's printed values ("
+                            + ", ".join(sorted({"$" + example_key(n) + "$" for n in bound})) + ") with quantities it "
+                            "has not printed: the model's random weights cannot stand in for them") or True
+        return False
+
+    def _bind_example(self, frag, line, link, a, b, ctx, how: str) -> bool:
+        try:
+            value = Evaluator(ctx.with_(literal=True)).ev(b, {})
+        except ShapeMismatch as exc:
+            self.add(line, link, "mismatch", "shape", f"the worked example's printed values do not fit together: {exc}")
+            self.findings[-1].basis = "arithmetic"
+            return True
+        except CheckError:
+            return False
+        if b[0] == "list" and not ctx.row and np.ndim(value) == 2 and value.shape[0] == 1:
+            value = value.T  # [1, 0, 2] written inline: a column vector in the column convention
+        key = example_key(a)
+        self.section_vars.setdefault(frag.section, {})[key] = value
+        self.section_examples.setdefault(frag.section, set()).add(key)
+        flat = np.asarray(value, dtype=float).ravel()
+        shown = "[" + ", ".join(f"{v:.4g}" for v in flat[:12]) + (", …" if flat.size > 12 else "") + "]"
+        what = ("printed numbers, not the model's weights: a definition, nothing to check" if how == "printed" else
+                f"computed from the example's printed values: {shown}; the values printed for it later are checked "
+                "against this")
+        self.add(line, link, "unchecked", "definition", f"defines ${key}$ for this section's example ({what})")
+        return True
+
+    def _reference_quantity(self, node, ctx) -> bool:
+        """Does the reference model know the symbol (in this reading)?"""
+        try:
+            ctx.resolve(node, {"i": 1, "j": 1, "h": 1})
+            return True
+        except Exception:  # noqa: BLE001 - not found, or not resolvable here
+            return False
+
     def _example_values(self, frag, line, text, a, b, ctx):
-        """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values."""
+        """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values, unless
+        the section has bound the example's inputs and the quantity is derived from them (its printed value is a
+        result, checked only where the document computes it: ``q_1 = x_1 W_Q`` first)."""
         earlier = self.section_vars.get(frag.section, {})
-        if a[2] is None and a[3] is None and not (earlier and a[1] in _DERIVED):
-            try:
-                value = Evaluator(ctx).ev(b, {})
-            except CheckError:
-                value = None
-            if value is not None and b[0] == "list" and not ctx.row and np.ndim(value) == 2 and value.shape[0] == 1:
-                value = value.T  # [1, 0, 2] written inline: a column vector in the column convention
-            if value is not None:
-                self.section_vars.setdefault(frag.section, {})[a[1]] = value
-                self.section_examples.setdefault(frag.section, set()).add(a[1])
-                return self.add(line, text, "unchecked", "definition", f"defines {a[1]} for this section's "
-                                "example (printed numbers, not the model's weights: a definition, nothing to check)")
+        if not (earlier and a[1] in _DERIVED) and self._bind_example(frag, line, text, a, b, ctx, "printed"):
+            return
         self.add(line, text, "unchecked", "numeric", "printed numbers for a model quantity: an example's "
                  "own values, which the model's random weights cannot confirm" +
-                 (" (recomputing it from the example's inputs is not supported)" if earlier else ""))
+                 (" (the document does not compute it from the example's inputs before printing it)" if earlier
+                  else ""))
 
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the
@@ -967,7 +1015,7 @@ class DocumentChecker:
             found = diagnose(a, b, rel, out.ctx or ctx, unmasked=bool(dev and dev.line <= line), back=back)
             diagnosis, expected = found if found else (None, None if back else expected_for(a, b, rel, out, ctx))
         syms = [n for n in walk([a, b]) if n[0] == "sym"]
-        basis = "arithmetic" if all(n[1] in ctx.examples for n in syms) else "reference"
+        basis = "arithmetic" if all(is_example(n, ctx) for n in syms) else "reference"
         self.add_claim([a, b], line, link, out.status, rule, out.message, expected, diagnosis=diagnosis,
                        basis=basis)
         if rel == "=" and a is not None and a[0] == "sym":

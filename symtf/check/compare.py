@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .context import INDEX_LETTERS, TAGS, Context
+from .context import INDEX_LETTERS, TAGS, Context, is_example
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, is_scalar
 from .unparse import unparse
 
@@ -102,7 +102,7 @@ def compare_values(ctx, va, vb, tol) -> tuple[bool, str, bool]:
 
 
 def check_link(a, b, rel: str, ctx: Context) -> Outcome:
-    if not ctx.literal and all(n[1] in ctx.examples for n in walk([a, b]) if n[0] == "sym"):
+    if not ctx.literal and all(is_example(n, ctx) for n in walk([a, b]) if n[0] == "sym"):
         ctx = ctx.with_(literal=True)  # printed numbers, or a worked example's own vectors: no model sizes
     ev = Evaluator(ctx)
     sized = {(n[1], n[2]) for n in walk([a, b]) if n[0] == "sym" and n[2] and n[3] is None and
@@ -132,8 +132,9 @@ def check_link(a, b, rel: str, ctx: Context) -> Outcome:
             continue
         except (ValueError, ArithmeticError, IndexError) as exc:
             return Outcome("unchecked", f"cannot evaluate: {exc}")
-        if _is_vector(va) and _is_vector(vb) and np.shape(va) == np.shape(vb)[::-1] and _vector_symbol(a, ctx):
-            vb = vb.T  # the model states a vector of n entries: either orientation
+        if _is_vector(va) and _is_vector(vb) and np.shape(va) == np.shape(vb)[::-1] and (
+                _vector_symbol(a, ctx) or ctx.literal and "list" in (a[0], b[0])):
+            vb = vb.T  # the model states a vector of n entries, or a printed [1, 6]: either orientation
         ok, why, shape = compare_values(ctx, va, vb, tol)
         results.append((ok, why, None, shape, _where(env), False))
     if not results:
@@ -146,7 +147,7 @@ def check_link(a, b, rel: str, ctx: Context) -> Outcome:
         where = f" for every {', '.join(names)}" if names else ""
         if ctx.condition is not None:
             where += " allowed by the stated condition" if names else ""
-        if all(n[1] in ctx.examples for n in walk([a, b]) if n[0] == "sym"):
+        if all(is_example(n, ctx) for n in walk([a, b]) if n[0] == "sym"):
             # printed numbers only: plain arithmetic, no weights involved
             how = "to half a unit of the last printed digit" if tolerance([a, b]) is not None else \
                 "within float rounding" if rel == "=" else "to 1e-6"

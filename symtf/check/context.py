@@ -260,6 +260,8 @@ class Context:
 
     def resolve(self, node, env) -> Ref:
         _, base, sub, sup = node
+        if (sub is not None or sup is not None) and example_key(node) in self.fvars:  # x_1 = [1, 0, 1, 0]
+            return Ref(self.fvars[example_key(node)], example_key(node), "variable")
         if sup is not None and re.fullmatch(r"\d", sup) and base not in self.fvars:
             try:
                 ref = self.resolve(("sym", base, sub, None), env)
@@ -388,6 +390,17 @@ class Context:
             return Ref(v[i - 1: i, :], ref.latex, ref.kind)
         self._check_range(i, v.shape[1], node)
         return Ref(v[:, i - 1: i], ref.latex, ref.kind)
+
+
+def example_key(node) -> str:
+    """The name a worked example binds a printed value to: the symbol as written (``x_1``, ``W_Q``, ``x^(0)``)."""
+    _, base, sub, sup = node
+    return base + (f"_{sub}" if sub is not None else "") + (f"^{sup}" if sup is not None else "")
+
+
+def is_example(node, ctx) -> bool:
+    """Does the symbol ``node`` hold one of a worked example's printed values in ``ctx``?"""
+    return node[1] in ctx.examples or example_key(node) in ctx.examples
 
 
 def _split_indices(text: str, wanted: int) -> list[str]:
