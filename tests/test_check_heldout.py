@@ -25,17 +25,14 @@ _spec = importlib.util.spec_from_file_location("corpus_benchmark", Path(__file__
 corpus = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus)
 
-# false mismatches at the first run (2026-11-23, main at 70d3320, before any change to the checker for these files), and why
+# False mismatches at the first run (2026-11-23, main at 70d3320, before any change to the checker for these files),
+# and why. The causes of the other four documents' (hemanth-attention-mechanisms 2: a head index read as a row;
+# hemanth-scaling-laws 6: a re-bound constant compared with its earlier value, rounding of "× 10^k" numbers;
+# hemanth-sparsity-moe 1: the same re-binding; hemanth-transformers 5: σ(x) read as a standard deviation, Q = XW^Q
+# judged with a LayerNorm the document never writes, a mixed-convention section) were fixed after that run, so those
+# documents are no longer unseen: their figures after the fixes are not a held-out measure.
 FALSE_AT_FIRST_RUN = {
-    "hemanth-attention-mechanisms": "2: K_i, V_i with i a head index read as the i-th position's row",
-    "hemanth-scaling-laws": "6: a, b re-bound for Kaplan vs Chinchilla compared across sections; 1.639e13 ≈ 1.64e13 "
-                            "and C/(6N) with the unrounded C rejected (3-digit rounding)",
-    "hemanth-sparsity-moe": "1: G ≈ 0.57 (Mixtral's granularity, named in the sentence) compared with another row's G",
-    "hemanth-transformers": "5: σ(x) = max(0, x), σ(x) = x·Φ(x) element-wise scalars read as vectors; "
-                            "MQA's Q_i (head index) and shared K = XW^K, V = XW^V compared with the reference; "
-                            "at 44281b9 also W^O, W_1, W_2's row-convention shapes read in the column convention",
-    "iclr26-attention-sinks-graph": "1: QK^T with Q n×d_q and K n×d_k (d_q = d_k left implicit, as is usual); "
-                                    "at 44281b9 also y_i = sum_j A_ij f_j (a graph signal) read as the model's Z",
+    "iclr26-attention-sinks-graph": "1: QK^T with Q n×d_q and K n×d_k (d_q = d_k left implicit, as is usual)",
     "uvadlc-transformers-mha": "1: V ∈ R^{T×d_v} with d_v (value width) read as d_model",
 }
 

@@ -157,7 +157,10 @@ def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
     options = [(None, body)]
     if unknown:
         (base, node), = unknown.items()
-        options = [(f, _fill(body, base, f)) for f in _fillers(node, ctx, base in own)]
+        tied = _tied(b, bindings)
+        options = [(f, _fill(body, base, f)) for f in _fillers(node, ctx, base in own)
+                   if _is_size(f, ctx) or tied]
+        options = [(f, filled) for f, filled in options if filled[0] != "sym"]  # "k_i = x_i": a renaming
     found, tried = [], 0
     for filler, filled in options:
         shape = _shape(filled, ctx)
@@ -236,6 +239,20 @@ def _fillers(node, ctx: Context, matrix: bool = False) -> list[tuple]:
     return [n for k in keys if (n := _node(k, None)) is not None]
 
 
+def _tied(tree, bindings: dict | None) -> bool:
+    """Does ``tree`` hold something the model's meaning can be read from: a weight ``W_Q``, ``W^K``, or a
+    letter the document has already tied? Without one, giving a letter an activation's meaning only renames
+    it (``k_i = x_i``, ``y = A f`` of a graph), and a size is all that may be given."""
+    return any(n[0] == "sym" and (n[1] == "W" and (n[2] or n[3]) or n[1] in (bindings or {})) for n in walk(tree))
+
+
+def _is_size(node, ctx: Context) -> bool:
+    try:
+        return ctx.resolve(node, {}).kind == "size"
+    except Exception:  # noqa: BLE001 - not a size in this reading
+        return False
+
+
 def _size(key: str, ctx: Context) -> float:
     node = _node(key, None)
     try:
@@ -276,7 +293,9 @@ def unify(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own:
     unknown = _unknowns(body, ctx, own)
     if not 1 <= len(unknown) <= 2:
         return None
-    options = [[(base, f) for f in _fillers(n, ctx, base in own)] for base, n in unknown.items()]
+    tied = _tied(b, bindings) or any(base in own for base in unknown)  # q_i = A x_i, A declared by the document
+    options = [[(base, f) for f in _fillers(n, ctx, base in own) if _is_size(f, ctx) or tied]
+               for base, n in unknown.items()]
     if not all(options):
         return None
     target = _shape(left, ctx)

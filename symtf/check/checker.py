@@ -8,7 +8,7 @@ import numpy as np
 
 from .arith import arithmetic
 from .binding import bind, near_miss, prepare, substitute, unify
-from .compare import expected_for, free_vars, judge, rename, tolerance, walk
+from .compare import _head_vars, expected_for, free_vars, judge, rename, tolerance, walk
 from .context import TAGS, Context, example_key, is_example, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
@@ -127,6 +127,8 @@ class DocumentChecker:
         self.model = self._read_model(text)
         self.primary = _written(self.model.profile(self.primary), text)
         self.secondary = _written(self.model.profile(self.secondary), text) if self.secondary else None
+        self.flipped = self._flipped_sections()
+        self.ln_written = re.search(r"_\s*\{?\s*(?:\\text\s*\{|\\mathrm\s*\{)?\s*LN\b", text) is not None
         self.model.convention = self.primary.get("convention", "")
         # sections that define the score matrix S with −∞ above the diagonal (the masked reading of S)
         self.masked_sections = {f.section for f in self.frags if re.match(r"\s*S\s*=", f.latex) and "infty" in f.latex}
@@ -171,13 +173,38 @@ class DocumentChecker:
     # ------------------------------------------------------------------ contexts
     def context(self, frag, ln: bool, profile=None) -> Context:
         kind = kind_for(frag.section) or "full"
-        return Context(profile or self.primary, kind, ln, _n_for(frag.latex),
+        return Context(profile or self._profile_for(frag), kind, ln, _n_for(frag.latex),
                        fvars=dict(self.section_vars.get(frag.section, {})),
                        masked_allowed=frag.section in self.masked_sections,
-                       examples=frozenset(self.section_examples.get(frag.section, ())))
+                       examples=frozenset(self.section_examples.get(frag.section, ())),
+                       ln_unwritten=not self.ln_written)
 
     def fallback(self, frag, ln) -> tuple:
-        return (Context(self.secondary, "full", ln, _n_for(frag.latex)),) if self.secondary else ()
+        if not self.secondary:
+            return ()
+        other = self.primary if self._profile_for(frag) is self.secondary else self.secondary
+        return (Context(other, "full", ln, _n_for(frag.latex)),)
+
+    def _profile_for(self, frag) -> dict:
+        """The document's convention, or the other one in a section whose formulas clearly read the other
+        way (a document that writes its multi-head section in rows and its MLP in columns)."""
+        return self.secondary if self.secondary and frag.section in self.flipped else self.primary
+
+    def _flipped_sections(self) -> frozenset:
+        """Sections whose own formulas vote for the secondary convention, at least 2 votes and twice the
+        primary's (:func:`convention_votes`)."""
+        if not self.secondary:
+            return frozenset()
+        by_section: dict = {}
+        for frag in self.frags:
+            by_section.setdefault(frag.section, []).append(frag)
+        out = set()
+        for section, frags in by_section.items():
+            row, col = convention_votes(frags, self.macros)
+            mine, other = (row, col) if self.primary.get("convention") == "row" else (col, row)
+            if other >= 2 and other >= 2 * mine:
+                out.add(section)
+        return frozenset(out)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[Finding]:
@@ -686,7 +713,7 @@ class DocumentChecker:
             return
         first = exprs[0]
         if len(exprs) == 2 and first and first[0] == "sym" and first[2] is None and first[3] is None and \
-                first[1] in self.section_vars.get(frag.section, {}) and rels == ["="] and \
+                first[1] in self.section_vars.get(frag.section, {}) and rels in (["="], ["≈"]) and \
                 not any(n[0] == "sym" for n in walk(exprs[1])):
             return self.add(line, text, "unchecked", "definition",
                             f"defines {first[1]} for this section's example (a definition, nothing to check)")
@@ -694,6 +721,10 @@ class DocumentChecker:
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             return self.add(line, text, "recognized", "notation", "a condition on indices", kind="mention")
+        if first and first[0] == "call" and first[1] in ("sigma", "mu") and rels[0] == "=" and len(first[3]) == 1:
+            return self.add(line, text, "unchecked", "definition", f"defines the function ${unparse(first)}$ of the "
+                            "document's own (on the left of a definition it is not the standard deviation or mean)")
+        exprs = _head_indexed(exprs, ctx)
         ctx = self._bind_statistics(frag, exprs, self._bind_function_variable(frag, exprs, ctx))
         condition = self._condition(frag, index)
         if condition:
@@ -1085,6 +1116,26 @@ def _written(profile: dict, text: str) -> dict:
 
     written = tuple(k for k in profile["sizes"] if "_" in k and re.search(spelled(k), text))
     return {**profile, "written": written}
+
+
+def _head_indexed(exprs, ctx):
+    """``K_i = X W_i^K``: where a claim numbers heads with a letter (on a weight, ``W_i^K``), the same letter
+    under a per-head activation (``K_i``) is that head too, not a token's row."""
+    heads = _head_vars(exprs, ctx)
+    per_head = set(ctx.profile.get("per_head", ()))
+    if not heads:
+        return exprs
+
+    def rec(node):
+        if isinstance(node, list):
+            return [rec(c) for c in node]
+        if not isinstance(node, tuple) or not node:
+            return node
+        if node[0] == "sym" and node[1] in per_head and node[2] in heads and node[3] is None:
+            return ("sym", node[1], None, node[2])
+        return tuple(rec(c) if isinstance(c, (tuple, list)) else c for c in node)
+
+    return rec(exprs)
 
 
 def _shown(binding) -> str:

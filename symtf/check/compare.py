@@ -70,6 +70,17 @@ def tolerance(nodes) -> float | None:
     return 0.5 * 10.0 ** -min(digits) + 1e-12 if digits else None
 
 
+def relative_precision(nodes) -> float:
+    """The relative error printed decimals can carry into a result: the sum over the decimal literals of half
+    a unit of the last digit over the value (``2.95 \times 10^{23}``: 0.005/2.95), a first-order bound for
+    products and quotients of rounded numbers. Whole numbers count as exact."""
+    total = 0.0
+    for n in walk(list(nodes)):
+        if n[0] == "num" and "." in n[2] and float(n[1]) != 0:
+            total += 0.5 * 10.0 ** -len(n[2].split(".")[1]) / abs(float(n[1]))
+    return total
+
+
 def _rounded_integer(node) -> float | None:
     """Half a unit of the last nonzero digit of a lone printed whole number (22 → 0.5, 23000 → 500)."""
     if node is None or node[0] != "num" or "." in node[2]:
@@ -82,7 +93,7 @@ def _dims(ctx, v):
     return Evaluator(ctx).dims(v)
 
 
-def compare_values(ctx, va, vb, tol) -> tuple[bool, str, bool]:
+def compare_values(ctx, va, vb, tol, rtol: float = 0.0) -> tuple[bool, str, bool]:
     """(equal, reason, is a shape problem)."""
     if np.shape(va) != np.shape(vb):
         why = f"left side is {_dims(ctx, va)}, right side is {_dims(ctx, vb)}"
@@ -92,7 +103,7 @@ def compare_values(ctx, va, vb, tol) -> tuple[bool, str, bool]:
     a, b = np.asarray(va, dtype=float), np.asarray(vb, dtype=float)
     if np.isnan(a).any() or np.isnan(b).any():
         return False, "a side is undefined (∞ − ∞ or 0/0)", False
-    ok = np.allclose(a, b, rtol=0 if tol else 1e-9, atol=tol if tol else 1e-12) and \
+    ok = np.allclose(a, b, rtol=rtol if tol else 1e-9, atol=tol if tol else 1e-12) and \
         np.array_equal(np.isinf(a), np.isinf(b))
     if ok:
         return True, "equal", False
@@ -135,7 +146,7 @@ def check_link(a, b, rel: str, ctx: Context) -> Outcome:
         if _is_vector(va) and _is_vector(vb) and np.shape(va) == np.shape(vb)[::-1] and (
                 _vector_symbol(a, ctx) or ctx.literal and "list" in (a[0], b[0])):
             vb = vb.T  # the model states a vector of n entries, or a printed [1, 6]: either orientation
-        ok, why, shape = compare_values(ctx, va, vb, tol)
+        ok, why, shape = compare_values(ctx, va, vb, tol, relative_precision([a, b]) if ctx.literal else 0.0)
         results.append((ok, why, None, shape, _where(env), False))
     if not results:
         return Outcome("unchecked", "no index values satisfy the stated condition")
@@ -284,6 +295,8 @@ def readings(ctx: Context, nodes) -> list[Context]:
         out.append(ctx.with_(masked=True))  # Attention(Q, K, V): as defined (unmasked) or a decoder's (causal)
     if not ctx.ln and (any(s[2] == "LN" for s in syms) or "LayerNorm" in repr(nodes)):
         out.append(ctx.with_(ln=True))
+    elif ctx.ln and ctx.ln_unwritten and not any(s[2] == "LN" for s in syms) and "LayerNorm" not in repr(nodes):
+        out.append(ctx.with_(ln=False))  # Q = X W^Q where the document never writes a normalised X: its input
     if "'GELU'" in repr(nodes):  # GPT-2's MLP: GELU where the post's model has ReLU
         out += [c.with_(gelu=True) for c in list(out)]
     return out

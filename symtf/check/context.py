@@ -58,6 +58,7 @@ class Context:
     literal: bool = False  # printed numbers only: report sizes as numbers, not as model sizes
     examples: frozenset = frozenset()  # fvars holding a worked example's printed values (not random draws)
     gelu: bool = False  # the MLP with the exact GELU (GPT-2's choice) instead of the post's ReLU
+    ln_unwritten: bool = False  # the document names LayerNorm but never writes a normalised activation (x_LN)
 
     # ------------------------------------------------------------------ model
     @property

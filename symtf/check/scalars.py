@@ -96,7 +96,7 @@ def to_sympy(node) -> sp.Expr:
 
 def _last_digit(node) -> sp.Rational | None:
     """One unit of the last significant digit of a printed number (0.731 → 1/1000, 23000 → 1000)."""
-    if node is not None and node[0] == "mul" and node[3] == "*" and node[2][0] == "pow" and \
+    if node is not None and node[0] == "mul" and node[3] in ("*", "×", "·") and node[2][0] == "pow" and \
             node[2][1][0] == "num" and node[2][1][2] == "10" and node[2][2][0] == "num":
         head = _last_digit(node[1])  # 4.2 \cdot 10^{9}: the mantissa's last digit, scaled
         return None if head is None else head * sp.Integer(10) ** int(node[2][2][2])
