@@ -60,3 +60,11 @@ def test_a_link_mixing_printed_values_with_the_models_quantities_is_not_judged()
     text = ROW + "\nAnd the keys $$K = x_1 W_K$$\n"
     (status, message), = _statuses(text, 13, "row")
     assert status == "unchecked" and "mixes" in message
+
+
+def test_a_printed_constant_mixes_freely_with_letters():
+    """A section's printed constant (``B = 32``) is not a worked example's vector: claims that use it with other
+    letters go to the document's own scalars, not to 'mixes printed values'."""
+    text = "# Cost\n\nTake $$B = 32$$ tokens.\n\n$$2 B D F / D F = 2 B$$\n"
+    claims = [f for f in DocumentChecker(text, convention="row").run() if f.line == 5 and f.kind == "claim"]
+    assert claims and not any("mixes" in f.message for f in claims)

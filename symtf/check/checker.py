@@ -980,7 +980,8 @@ class DocumentChecker:
         if a is None:
             return False
         syms = [n for n in walk([a, b]) if n[0] == "sym"]
-        bound = [n for n in syms if is_example(n, ctx)]
+        bound = [n for n in syms if is_example(n, ctx) and  # a printed vector or matrix (a constant mixes freely)
+                 not is_scalar(ctx.fvars.get(example_key(n), ctx.fvars.get(n[1])))]
         left = a[0] == "sym" and not is_example(a, ctx) and rel == "="
         rhs = [n for n in walk(b) if n[0] == "sym"]
         if left and not rhs and _example_value(a, b) and self._reference_quantity(a, ctx) is False:
