@@ -158,3 +158,9 @@ def test_letters_of_a_linear_algebra_primer_are_not_given_model_meanings():
             "\n\nOne entry of the product $C = AB$ is a sum over $k$.\n")
     claims = _at(text, 5, convention="row")
     assert claims and all(f.status == "unchecked" for f in claims)
+
+
+def test_an_index_letter_only_on_the_right_is_given_a_free_model_letter():
+    text = "# Attention\n\n$$\\mathbf{z}_t = \\sum_{j=1}^{t} a_{tj} \\mathbf{v}_j$$\n"
+    (f,) = _at(text, 3)
+    assert f.status == "verified" and "for every t" in f.message

@@ -858,11 +858,23 @@ class DocumentChecker:
         index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
         usable = self._usable()
         ready = prepare(a, b, usable)
-        if ready is None:
-            return a, b, out, None
-        _, mapping, body = ready
-        left, back = rename(substitute(a, usable), mapping), {v: k for k, v in mapping.items()}
+        if ready is not None:
+            _, mapping, body = ready
+            left = rename(substitute(a, usable), mapping)
+        else:
+            mapping, left, body = {}, substitute(a, usable), substitute(b, usable)
         other = judge(left, body, rel, ctx)  # in this document's convention only: its letters were read in it
+        for _ in range(2):  # a letter still unknown as an index (``\sum_{i=1}^t``): given a free model letter
+            m = re.search(r"uses '([a-z])', which is not bound", other.message)
+            used = "".join((n[2] or "") if n[0] == "sym" else (n[1] or "") if n[0] == "sum" else "" for n in walk([left, body]))
+            free = [x for x in ("i", "j") if x not in mapping.values() and x not in used]
+            if other.status != "unchecked" or not m or not free or m.group(1) in mapping:
+                break
+            step = {m.group(1): free[0]}
+            mapping[m.group(1)] = free[0]
+            left, body = rename(left, step), rename(body, step)
+            other = judge(left, body, rel, ctx)
+        back = {v: k for k, v in mapping.items()}
         if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
             return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
         other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
