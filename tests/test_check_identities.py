@@ -172,3 +172,64 @@ def test_through_the_checker(findings):
     assert findings[11].status == "mismatch" and findings[11].basis == "document"
     assert "randomised exact" not in findings[13].message  # softmax: not this module's
     assert "randomised exact" not in findings[15].message and findings[15].status != "mismatch"  # Z undeclared
+
+
+# ------------------------------------------------------------------ vectors, families, the prose's lists
+
+def _vectors(*names, size="d"):
+    decl = Declarations()
+    for name in names:
+        decl.declare_vector(name, sp.Symbol(size, positive=True), 1)
+    return decl
+
+
+def test_vectors_are_read_as_columns_and_as_rows():
+    decl = _vectors("x", "y")
+    decl.declare("A", sp.Symbol("d", positive=True), sp.Symbol("d", positive=True), 1)
+    book = Book(decl)
+    verdict = _judge(r"(A x)^\top y = x^\top A^\top y", book)  # only columns fit
+    assert verdict.status == "verified" and "vectors as columns" in verdict.message
+    assert _judge(r"x A y^\top = y A^\top x^\top", book).status == "verified"  # only rows fit (1 × 1 = its transpose)
+    assert _judge(r"(A x)^\top y = x^\top A y", book).status == "mismatch"
+    # holds with columns (numbers), fails with rows (outer products): the convention may verify, never refute
+    assert _judge(r"x^\top y = y^\top x", book).status == "verified"
+    exprs, rels = parse(r"x^\top y = y^\top x")[1:]
+    assert judge(exprs[0], exprs[1], "=", book, 10, ctx=type("C", (), {"profile": {"convention": "row"}})()) is None
+
+
+def test_a_family_shares_its_declaration_and_its_definition():
+    decl = _vectors("x_i", "k_j")
+    d = sp.Symbol("d", positive=True)
+    decl.declare("W", d, d, 1)
+    book = _book(definitions={"q_i": (2, "W x_i")})
+    book.decl = decl
+    book.heads["q_i"] = parse("q_i")[1][0]
+    verdict = _judge(r"q_t^\top k_t = x_t^\top W^\top k_t", book)  # q_t = W x_t, x_t and k_t of their families
+    assert verdict.status == "verified" and "q_t" in verdict.message
+    assert _judge(r"q_t^\top k_t = x_t^\top W k_t", book).status == "mismatch"
+    assert _judge(r"W_q x_t = W_q x_t", book) is None  # W_q is no member of a family W_k: k and q name roles
+
+
+RECURRENT = r"""where $q_t$, $k_j$, $v_j \in \mathbb{R}^d$ are the query, key and value vectors.
+
+$$S_t \triangleq \sum_{j=1}^{t} v_j k_j^\top \in \mathbb{R}^{d \times d}$$
+
+with the update
+
+$$S_t = S_{t-1} + v_t k_t^\top$$
+
+so that
+
+$$S_t q_t = S_{t-1} q_t + v_t (k_t^\top q_t)$$
+
+and
+
+$$S_t q_t = S_{t-1} q_t + k_t (v_t^\top q_t)$$
+"""
+
+
+def test_a_recurrence_among_listed_vectors_through_the_checker():
+    found = {f.line: f for f in check_text(RECURRENT) if f.basis == "document" and f.kind == "claim"}
+    assert "defines $S_t$" in found[7].message
+    assert found[11].status == "verified" and "randomised exact" in found[11].message
+    assert found[15].status == "mismatch" and "a proof" in found[15].message

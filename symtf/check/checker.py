@@ -141,12 +141,12 @@ class DocumentChecker:
             for dev in deviations_in(para, line):
                 if model.deviation(dev.id) is None:
                     model.deviations.append(dev)
-        for frag in self.frags:
+        for k, frag in enumerate(self.frags):
             if model.mask_written is None and _MASK.search(frag.latex):
                 model.mask_written = frag.line
             if _MATRIXY.search(frag.latex):  # \mathbf{X}, X^\top, X \in \mathbb{R}^{a \times b}: not a scalar
                 model.matrices |= {next(g for g in m.groups() if g) for m in _MATRIX_NAMES.finditer(frag.latex[:2000])}
-            self._declare(frag)
+            self._declare(frag, k)
             if len(frag.latex) > 200:
                 continue
             try:
@@ -501,27 +501,49 @@ class DocumentChecker:
             else:
                 self.relation(i, frag, line, st.text, exprs, rels, ctx, fb)
 
-    def _declare(self, frag):
-        r"""``W_k \in \mathbb{R}^{d \times d_k}`` anywhere in the document: a matrix of the document's own."""
+    def _declare(self, frag, k: int = -1):
+        r"""``W_k \in \mathbb{R}^{d \times d_k}`` anywhere in the document: a matrix of the document's own (three sizes:
+        a tensor, one: a vector), also when the prose lists more letters before it (``$q_t$, $k_j$, $v_j \in
+        \mathbb{R}^d$``) or a definition precedes it (``S_t = … \in \mathbb{R}^{d \times d}``: its first letter)."""
         if r"\in" not in frag.latex or len(frag.latex) > 400:
             return
         for st in statements(simplify(frag.latex, self.macros, self.plain)):
             member = _MEMBER.fullmatch(st.text)
-            if not member or not member.group(2):
+            if not member:
                 continue
             try:
-                stated = parse(member.group(2))[1][0]
-                subjects = [parse(part)[1][0] for part in _top_level_commas(member.group(1))]
-                if stated[0] != "mul" or stated[3] != "×":
-                    continue
+                stated = parse(member.group(2) or member.group(3))[1][0]
                 dims = [size_of(n) for n in _axes(stated)]
+                subjects = [parse(part)[1][0] for part in _top_level_commas(_before_relation(member.group(1)))]
             except (ParseError, Undetermined, IndexError):
                 continue
+            if len(subjects) == 1:
+                subjects += self._listed_before(k)
             for subject in subjects:
-                if subject and subject[0] == "sym" and len(dims) == 2:
-                    self.declared.declare(symbol_name(subject), *dims, frag.line)
-                elif subject and subject[0] == "sym" and len(dims) == 3:  # its slices W^{[:, h, :]} are matrices
-                    self.declared.declare_tensor(symbol_name(subject), tuple(dims), frag.line)
+                if not subject or subject[0] != "sym" or not 1 <= len(dims) <= 3:
+                    continue
+                name = symbol_name(subject)
+                if len(dims) == 2:
+                    self.declared.declare(name, *dims, frag.line)
+                elif len(dims) == 3:  # its slices W^{[:, h, :]} are matrices
+                    self.declared.declare_tensor(name, tuple(dims), frag.line)
+                else:
+                    self.declared.declare_vector(name, dims[0], frag.line)
+
+    def _listed_before(self, k: int) -> list:
+        r"""The lone letters listed just before fragment ``k`` in its sentence: ``$q$, $k$, $v \in …``."""
+        out = []
+        while k > 0 and len(out) < 8 and self.frags[k - 1].block == self.frags[k].block and \
+                re.fullmatch(r"\s*(,|and|,\s*and)\s*", self.frags[k].before):
+            try:
+                node = parse(simplify(self.frags[k - 1].latex, self.macros, self.plain))[1]
+            except (ParseError, RecursionError):
+                break
+            if len(node) != 1 or not node[0] or node[0][0] != "sym":
+                break
+            out.append(node[0])
+            k -= 1
+        return out
 
     def _declared_shape(self, line, text, nodes, stated=None) -> bool:
         """Judge ``nodes`` (an expression, or the two sides of a link) by the document's declared shapes alone;
@@ -1167,6 +1189,16 @@ def _top_level_commas(text: str) -> list[str]:
         else:
             cur += ch
     return [p for p in parts + [cur] if p.strip()]
+
+
+def _before_relation(text: str) -> str:
+    r"""``S_t \triangleq \sum_j k_j v_j^\top = K^\top V``: the text before its first relation outside braces."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch in "{([" and 1 or ch in "})]" and -1 or 0
+        if depth == 0 and (ch == "=" or text.startswith((r"\triangleq", r"\coloneqq", r"\equiv", ":="), i)):
+            return text[:i]
+    return text
 
 
 def _axes(node) -> list:

@@ -40,6 +40,7 @@ class Declarations:
     line: int = 10**9  # the line being judged: declarations after it do not count yet
     primes: dict = field(default_factory=dict)  # size name → its own prime (3, 5, 7, …), in declaration order
     tensors: dict = field(default_factory=dict)  # W_Q ∈ R^{D × H × d}: name → [(sizes, line)]
+    vectors: dict = field(default_factory=dict)  # x_i ∈ R^d: name → [(size, line)]
 
     def _sizes(self, *dims: sp.Expr) -> None:
         new = [s for d in dims for s in sorted(s.name for s in sp.sympify(d).free_symbols)]  # rows, then columns
@@ -51,6 +52,11 @@ class Declarations:
     def declare(self, name: str, rows: sp.Expr, cols: sp.Expr, line: int) -> None:
         self._sizes(rows, cols)
         self.shapes.setdefault(name, []).append((rows, cols, line))
+
+    def declare_vector(self, name: str, size: sp.Expr, line: int) -> None:
+        r"""``x_i \in \mathbb{R}^d``: a vector, a column or a row as the document reads it (not used for shapes)."""
+        self._sizes(size)
+        self.vectors.setdefault(name, []).append((size, line))
 
     def declare_tensor(self, name: str, dims: tuple, line: int) -> None:
         r"""``W_Q \in \mathbb{R}^{D \times H \times d}``: its slices ``W_Q^{[:, h, :]}`` are D × d matrices."""

@@ -39,6 +39,7 @@ from .docshapes import Declarations
 from .macros import SEPARATOR, simplify
 from .normalize import statements
 from .parse import ParseError, parse
+from .compare import rename
 from .scalars import symbol_name
 from .unparse import unparse
 
@@ -64,6 +65,10 @@ _SUP_TRANSPOSED = re.compile(r"(.*?)\s*\^?\s*\{?\s*(\\top|T)\s*\}?\s*$")  # W^{K
 
 class Unsupported(Exception):
     """Not an expression of the document's own matrices in the operations evaluated exactly."""
+
+
+class ShapeError(Unsupported):
+    """The shapes do not fit (in this reading of the vectors, as columns or as rows)."""
 
 
 class Singular(Exception):
@@ -101,11 +106,32 @@ class Book:
     decl: Declarations
     definitions: dict = field(default_factory=dict)
     properties: dict = field(default_factory=dict)  # name → (line, the word)
+    heads: dict = field(default_factory=dict)  # defined name → its node (q_i: base q, index i)
 
     def definition(self, name: str, line: int):
         """The definition of ``name`` in force just before ``line`` (line, node, section), or None."""
         seen = [d for d in self.definitions.get(name, ()) if d[0] < line]
         return seen[-1] if seen else None
+
+    def family_definition(self, node, line: int):
+        """``q_j`` after ``q_i = W_Q x_i``: that definition with its index letters renamed (i → j), or None."""
+        for name, head in self.heads.items():
+            mapping = _member(head, node, renaming=True)
+            found = self.definition(name, line) if mapping else None
+            if found is not None and found[1] is not None:
+                return found[0], rename(found[1], mapping), found[2]
+        return None
+
+    def family_shape(self, node, line: int):
+        r"""The declared shape of the family ``node`` belongs to (``k_t`` after ``k_j \in \mathbb{R}^d``): (rows,
+        columns, line) for a matrix, (size, line) for a vector; None if none. A declared vector itself too."""
+        name = symbol_name(node)
+        for kind in (self.decl.vectors, self.decl.shapes):
+            for head in [name] + [k for k in kind if k != name]:
+                seen = [d for d in kind.get(head, ()) if d[-1] <= line]
+                if seen and (head == name or _member(_NAMES.get(head) or _node_of(head), node)):
+                    return seen[-1]
+        return None
 
     @classmethod
     def read(cls, frags, macros: dict, plain, decl: Declarations) -> Book:
@@ -137,9 +163,11 @@ class Book:
         last = exprs[-1]
         if rels[0] == "=" and _is_name(exprs[0]):
             self.definitions.setdefault(symbol_name(exprs[0]), []).append((line, exprs[1], section))
+            self.heads.setdefault(symbol_name(exprs[0]), exprs[0])
         elif rels[-1] == "=" and _is_name(last) and \
                 all(symbol_name(last) not in _names(e) for e in exprs[:-1]):  # … = S names the chain's value
             self.definitions.setdefault(symbol_name(last), []).append((line, exprs[-2], section))
+            self.heads.setdefault(symbol_name(last), last)
 
     def _properties(self, frags, k: int) -> None:
         """The letters of fragment ``k`` that the clause around it calls orthogonal, diagonal, symmetric …"""
@@ -164,6 +192,47 @@ class Book:
                 continue
             for name in set().union(*(_names(e) for e in exprs if e is not None)):
                 self.properties.setdefault(name, (frag.line, found.group(0)))
+
+
+_HEAD_INDEX = re.compile(r"[ijtnmsl]")  # letters that index a family (x_i, k_j, S_t), not name a role (W_q, W_k)
+_USED_INDEX = re.compile(r"[a-z]([+-]\d+)?|\d+")
+
+
+def _indices(sub: str | None) -> list | None:
+    """The index tokens of a subscript: ``t`` → [t], ``ij`` → [i, j], ``i,j`` → [i, j], ``t-1`` → [t-1]."""
+    if not sub:
+        return None
+    text = sub.replace(" ", "")
+    tokens = text.split(",") if "," in text else [text] if _USED_INDEX.fullmatch(text) else \
+        list(text) if re.fullmatch(r"[a-z]{2,3}", text) else None
+    return tokens if tokens and all(_USED_INDEX.fullmatch(t) for t in tokens) else None
+
+
+def _member(head, node, renaming: bool = False) -> dict | None:
+    """{head's index letter: node's index} when ``node`` is another member of the family ``head`` names (same
+    letter and superscript, indices in the same places); with ``renaming``, only letter or digit indices."""
+    if head is None or head[0] != "sym" or head[1] != node[1] or head[3] != node[3] or head[2] == node[2]:
+        return None
+    mine, theirs = _indices(head[2]), _indices(node[2])
+    if not mine or not theirs or len(mine) != len(theirs) or not all(_HEAD_INDEX.fullmatch(t) for t in mine):
+        return None
+    if renaming and not all(re.fullmatch(r"[a-z]|\d+", t) for t in theirs):
+        return None
+    return dict(zip(mine, theirs))
+
+
+def _node_of(name: str):
+    """The symbol node a declared name was written as (``k_j`` → ("sym", "k", "j", None)), cached."""
+    if name not in _NAMES:
+        try:
+            exprs = parse(name)[1]
+            _NAMES[name] = exprs[0] if len(exprs) == 1 and exprs[0] and exprs[0][0] == "sym" else None
+        except (ParseError, RecursionError):
+            _NAMES[name] = None
+    return _NAMES[name]
+
+
+_NAMES: dict = {}
 
 
 def _lone(text: str) -> str | None:
@@ -228,23 +297,26 @@ def _walk(node):
 class Draw:
     """One draw: random integer values for the free matrices and sizes of a claim, and exact evaluation."""
 
-    def __init__(self, book: Book, rng: random.Random):
-        self.book, self.rng = book, rng
+    def __init__(self, book: Book, rng: random.Random, reading: str = "column"):
+        self.book, self.rng, self.reading = book, rng, reading  # reading: vectors as columns or as rows
         self.values: dict = {}  # (name, declaration line) → Val; ("size", name) → Val; ("def", name, line) → Val
         self.work = 0
         self.depth = 0
         self.matrices: set = set()  # names of the free matrices used
         self.defined: set = set()  # names substituted by their definitions
         self.sizes: dict = {}  # size name → its prime, for the sizes that shaped a matrix
+        self.vectors = False  # was a vector used (then its reading matters)
+        self.shown: dict = {}  # name → as the document writes it
 
     def _entry(self) -> int:
         return self.rng.randrange(-(1 << (S_BITS - 1)), 1 << (S_BITS - 1))
 
-    def _dim(self, expr: sp.Expr) -> int:
+    def _dim(self, expr) -> int:
+        expr = sp.sympify(expr)
         primes = self.book.decl.primes
         if any(s.name not in primes for s in expr.free_symbols):
             raise Unsupported(f"the size {expr} is not bound")
-        value = sp.sympify(expr).xreplace({s: sp.Integer(primes[s.name]) for s in expr.free_symbols})
+        value = expr.xreplace({s: sp.Integer(primes[s.name]) for s in expr.free_symbols})
         if not (value.is_Integer and 1 <= value <= MAX_DIM):
             raise Unsupported(f"the size {expr} is not a small whole number at the prime sizes")
         self.sizes.update({s.name: primes[s.name] for s in expr.free_symbols})
@@ -254,7 +326,7 @@ class Draw:
     def symbol(self, node, line: int) -> Val:
         name = symbol_name(node)
         book = self.book
-        found = book.definition(name, line)
+        found = book.definition(name, line) or book.family_definition(node, line)
         if found is not None:
             def_line, rhs, _ = found
             if rhs is None:
@@ -271,17 +343,24 @@ class Draw:
                     self.depth -= 1
                     self.matrices, self.defined = outer
             value, matrices, defined = self.values[key]
+            self.shown.setdefault(name, unparse(node))
             self.matrices |= matrices
             self.defined |= defined | {name}
             return value
-        declared = book.decl.of(node, line)
+        declared = book.decl.of(node, line) or book.family_shape(node, line)
         if declared is not None:
-            rows, cols, at = declared
+            if len(declared) == 2:  # a vector: a column or a row, as this draw reads vectors
+                size, at = declared
+                rows, cols = (size, 1) if self.reading == "column" else (1, size)
+                self.vectors = True
+            else:
+                rows, cols, at = declared
             key = (name, at)
             if key not in self.values:
                 m, n = self._dim(rows), self._dim(cols)
                 self.values[key] = Val(np.array([[self._entry() for _ in range(n)] for _ in range(m)], dtype=object), 1)
             self.matrices.add(name)
+            self.shown.setdefault(name, unparse(node))
             return self.values[key]
         if name in book.decl.sizes:
             key = ("size", name)
@@ -335,13 +414,15 @@ class Draw:
         deg = (x.num + y.num, x.den + y.den)
         if op == "⊙":
             if not (x.matrix and y.matrix and x.v.shape == y.v.shape):
-                raise Unsupported("a Hadamard product of different shapes")
+                raise ShapeError("a Hadamard product of different shapes")
             self.work += x.v.size
             return Val(x.v * y.v, *deg)
+        if x.matrix and y.matrix and x.v.shape[1] != y.v.shape[0] and (1, 1) in (x.v.shape, y.v.shape):
+            x, y = _scalar(x), _scalar(y)  # (q^T k) v: a 1 × 1 product is a number
         if x.matrix and y.matrix:
             (m, k), (k2, n) = x.v.shape, y.v.shape
             if k != k2:
-                raise Unsupported("the inner sizes of a product differ")
+                raise ShapeError("the inner sizes of a product differ")
             self.work += m * k * n
             if self.work > MAX_WORK:
                 raise Unsupported("too much work for an exact test")
@@ -359,7 +440,7 @@ class Draw:
     def add(self, terms: list, signs: list) -> Val:
         kinds = {t.v.shape if t.matrix else None for t in terms}
         if len(kinds) != 1:
-            raise Unsupported("a sum of different shapes")
+            raise ShapeError("a sum of different shapes")
         total = sum(t.den for t in terms)
         value = terms[0].v * signs[0]
         for t, s in zip(terms[1:], signs[1:]):
@@ -373,7 +454,7 @@ class Draw:
             return Val(1 / x.v, x.den, x.num)
         m, n = x.v.shape
         if m != n:
-            raise Unsupported("the inverse of a matrix that is not square")
+            raise ShapeError("the inverse of a matrix that is not square")
         self.work += m ** 3
         return Val(_inverse(x.v), x.den + (m - 1) * x.num, m * x.num)
 
@@ -385,7 +466,7 @@ class Draw:
         if not 2 <= k <= 8:
             raise Unsupported(f"the power {k}")
         if x.matrix and x.v.shape[0] != x.v.shape[1]:
-            raise Unsupported("a power of a matrix that is not square")
+            raise ShapeError("a power of a matrix that is not square")
         out = x
         for _ in range(k - 1):
             out = self.times(out, x)
@@ -455,16 +536,42 @@ class _Test:
     where: str = ""
     draw: Draw | None = None
     sides: tuple = (set(), set())  # the free matrices of each side
+    reading: str = ""  # how the vectors were read, where there are vectors
 
 
-def _test(a, b, book: Book, line: int, seed: str) -> _Test:
-    """Evaluate ``a`` and ``b`` exactly at :data:`DRAWS` independent draws; Unsupported if either side is not
-    an expression of the document's own matrices (or the shapes of the sides differ)."""
+def _test(a, b, book: Book, line: int, seed: str, prefer: str = "column") -> _Test:
+    """Evaluate ``a`` and ``b`` exactly at :data:`DRAWS` independent draws, with the vectors read as columns and
+    as rows; Unsupported if either side is not an expression of the document's own matrices or if the shapes
+    fit in neither reading. Where both fit and only one holds, the ``prefer`` reading (the document's
+    convention) may verify it, but nothing is called false (Unsupported)."""
+    outcomes = []
+    for reading in ("column", "row"):
+        try:
+            outcomes.append(_test_reading(a, b, book, line, seed, reading))
+        except ShapeError:
+            continue
+        if not outcomes[-1].draw.vectors:
+            break  # no vector: one reading is all there is
+    if not outcomes:
+        raise Unsupported("the shapes do not fit")
+    if len({o.equal for o in outcomes}) > 1:
+        out = next(o for o in outcomes if o.draw.reading == prefer)
+        if not out.equal:
+            raise Unsupported("it holds with the vectors read one way (columns or rows) and not the other")
+        out.reading = f"vectors as {prefer}s, this document's convention; not with them as the other"
+        return out
+    out = outcomes[0]
+    if out.draw.vectors:
+        out.reading = "vectors as columns or as rows" if len(outcomes) == 2 else f"vectors as {out.draw.reading}s"
+    return out
+
+
+def _test_reading(a, b, book: Book, line: int, seed: str, reading: str) -> _Test:
     degree = den = 0
     draw = None
     for k in range(DRAWS):
         for attempt in range(3):
-            draw = Draw(book, random.Random(f"{seed}|{k}|{attempt}"))
+            draw = Draw(book, random.Random(f"{seed}|{k}|{attempt}"), reading)
             try:
                 x = draw.ev(a, line)
                 left, draw.matrices = draw.matrices, set()
@@ -479,9 +586,10 @@ def _test(a, b, book: Book, line: int, seed: str) -> _Test:
             raise Unsupported("no matrix of the document's own")
         degree = max(degree, x.num + y.den, y.num + x.den)
         den = max(den, x.den + y.den)
+        x, y = _scalar(x), _scalar(y)
         if x.matrix != y.matrix or (x.matrix and x.v.shape != y.v.shape):
             if not (x.matrix and not y.matrix and y.v == 0 or y.matrix and not x.matrix and x.v == 0):
-                raise Unsupported("the two sides have different shapes")
+                raise ShapeError("the two sides have different shapes")
         diff = x.v - y.v
         if np.any(diff != 0):
             where = ""
@@ -490,6 +598,11 @@ def _test(a, b, book: Book, line: int, seed: str) -> _Test:
                 where = f" (in entry ({i + 1}, {j + 1}))"
             return _Test(False, degree, den, where, draw, (left, right))
     return _Test(True, degree, den, "", draw, (left, right))
+
+
+def _scalar(x: Val) -> Val:
+    """A 1 × 1 matrix (``q^\top k``) is a number."""
+    return Val(x.v[0, 0], x.num, x.den) if x.matrix and x.v.shape == (1, 1) else x
 
 
 def _bound(degree: int, den: int) -> str:
@@ -511,14 +624,14 @@ def _shown(name: str, book: Book, line: int) -> str:
     return f"${name}$" + (f" as defined on line {found[0]}" if found else "")
 
 
-def _holds(a, b, book, line, seed) -> bool:
+def _holds(a, b, book, line, seed, prefer) -> bool:
     try:
-        return _test(a, b, book, line, seed).equal
+        return _test(a, b, book, line, seed, prefer).equal
     except Exception:  # noqa: BLE001 - a candidate that cannot be evaluated is no diagnosis
         return False
 
 
-def _diagnose(a, b, rel, book, line, seed, ctx):
+def _diagnose(a, b, rel, book, line, seed, ctx, prefer):
     """(diagnosis, expected form) for the first edit of :data:`symtf.check.diagnose.RULES` that makes the
     identity hold exactly, not one that makes the two sides the same expression."""
     for name, rule in RULES:
@@ -532,7 +645,7 @@ def _diagnose(a, b, rel, book, line, seed, ctx):
                 ca, cb = (a, cand) if which == "right" else (cand, b)
                 if cand == side or ca == cb:
                     continue
-                if _holds(ca, cb, book, line, seed + "|diagnosis"):
+                if _holds(ca, cb, book, line, seed + "|diagnosis", prefer):
                     return f"{name} ({which} side)", unparse(("chain", [ca, cb], [rel]))
     return None, None
 
@@ -562,14 +675,15 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
         if found is not None and tuple(found[2]) != tuple(section):
             return None  # a symbol defined again in another section: a new definition there
     seed = unparse(("chain", [a, b], [rel]))
+    prefer = "row" if ctx is not None and getattr(ctx, "profile", {}).get("convention") == "row" else "column"
     try:
-        test = _test(a, b, book, line, seed)
+        test = _test(a, b, book, line, seed, prefer)
     except Unsupported:
         return None
     draw = test.draw
     used = sorted(draw.matrices)
-    sizes = _sizes(draw)
-    at = f" (sizes {sizes})" if sizes else ""
+    sizes = "; ".join(x for x in (_sizes(draw) and "sizes " + _sizes(draw), test.reading) if x)
+    at = f" ({sizes})" if sizes else ""
     subst = f", with {', '.join(_shown(n, book, line) for n in sorted(draw.defined))}" if draw.defined else ""
     if test.equal:
         return Verdict("verified", "definition",
@@ -593,7 +707,7 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
         return Verdict("unchecked", "definition",
                        f"not an identity of generic matrices{at}: a property this document states of ${name}$, "
                        "which it declares but does not define")
-    diagnosis, expected = _diagnose(a, b, rel, book, line, seed, ctx)
+    diagnosis, expected = _diagnose(a, b, rel, book, line, seed, ctx, prefer)
     return Verdict("mismatch", "definition",
                    f"false: at integer matrices of the declared shapes{at}{subst}, the two sides differ"
                    f"{test.where}; both sides are polynomials (rational functions) in the matrices' entries, "
