@@ -141,7 +141,7 @@ def test_a_side_cut_by_a_word_is_dropped():
 
 def test_runs_are_bounded_and_linear():
     long = "1 * " * 5000 + "1 = 1"
-    assert arithmetic([(1, long)], [(1, long)]) == []  # past the token cap: not read
+    assert arithmetic([], [], [(1, long)], [(1, long)]) == []  # past the token cap: not read
     toks = tokens("((((((((((((((((((1))))))))))))))))))) = 1")
     assert chain(toks) is None  # nested too deep
     assert runs("x" * 100_000) == []
@@ -207,3 +207,31 @@ def test_an_explicit_product_after_a_division_is_read_as_written():
     found = _claim(r"a / b \cdot c = ac / b")
     assert found.status == "verified" and "juxtaposition" not in found.message
     assert _claim(r"35 / 5 \cdot 7 = 49").status == "verified"
+
+
+# ------------------------------------------------------------------------------------------------ LaTeX math
+def test_latex_number_times_number_with_labels_is_a_product():
+    # 7 (T) × 11 (K) × 2 (bytes): labels after an explicit space, not factors; before, "a shape (×) is not a value"
+    assert one(r"Memory: $7\ (T) \times 11\ (K) \times 2\ (\text{bytes}) = 154\ \text{bytes}$.").status == "verified"
+    wrong = one(r"Memory: $$7\ (T) \times 11\ (K) \times 2\ (\text{bytes}) = 156\ \text{bytes}.$$")
+    assert wrong.status == "mismatch" and wrong.expected == "7 * 11 * 2 = 154 bytes"
+
+
+def test_a_parenthesised_letter_without_an_explicit_space_is_a_factor():
+    found = [f for f in check_text(r"Then $3 (n) \times 2 = 24$ for our n." + "\n") if f.basis == "arithmetic"]
+    assert found == []  # 3n × 2: not printed numbers only
+
+
+def test_latex_already_decided_by_the_checker_is_not_judged_twice():
+    found = [f for f in check_text(r"So $52\text{e}12 \cdot 2 = 104\text{e}12$." + "\n") if f.kind == "claim"]
+    assert [f.status for f in found] == ["verified"]
+
+
+@pytest.mark.parametrize("name, line, fragment", [
+    ("scalingbook-inference.md", 285, r"8192\ (T) \times 40\ (K) \times 128\ (H) \times 40\ (L) \times 2\ (\text{bytes})"),
+    ("scalingbook-transformers.md", 282, r"2 \cdot 8192 \cdot 64 \cdot 8192 = 8\text{GiB}"),
+])
+def test_corpus_latex_chains_of_printed_numbers(name, line, fragment):
+    text = _corpus_line(name, line, fragment)
+    at = [f for f in check_text(text) if f.line == line and f.latex.startswith(fragment)]
+    assert [(f.status, f.basis) for f in at] == [("verified", "arithmetic")]

@@ -237,7 +237,7 @@ class DocumentChecker:
                     f.basis = "published"
                     self.findings.append(f)
         self._contradictions()
-        self.findings += arithmetic(self.spans, self.texts)
+        self.findings = arithmetic(self.findings, self.frags, self.spans, self.texts)
         self._anchor()
         self.findings.sort(key=lambda f: f.line)
         return self.findings
