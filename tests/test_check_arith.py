@@ -235,3 +235,20 @@ def test_corpus_latex_chains_of_printed_numbers(name, line, fragment):
     text = _corpus_line(name, line, fragment)
     at = [f for f in check_text(text) if f.line == line and f.latex.startswith(fragment)]
     assert [(f.status, f.basis) for f in at] == [("verified", "arithmetic")]
+
+
+def test_notebook_spans_and_prose_are_at_their_file_lines():
+    import json
+
+    from symtf.sources import Source
+
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# T\n", "\n", "So `7 * 13 = 91`\n", "and 3 * 5 = 16."]},
+             {"cell_type": "code", "metadata": {}, "source": "`2 * 2 = 5`", "outputs": [], "execution_count": None}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}, indent=1)
+    lines = text.splitlines()
+    reading = read(text, "notebook")
+    assert [t for _, t in reading.spans] == ["7 * 13 = 91"]  # a code cell is not prose
+    assert "7 * 13 = 91" in lines[reading.spans[0][0] - 1]
+    found = [f for f in check_text(Source(text, "notebook")) if f.basis == "arithmetic"]
+    assert [(f.status, f.latex) for f in found] == [("verified", "7 * 13 = 91"), ("mismatch", "3 * 5 = 16")]
+    assert [f.latex in lines[f.line - 1] for f in found] == [True, True]
