@@ -228,7 +228,8 @@ def test_latex_already_decided_by_the_checker_is_not_judged_twice():
 
 
 @pytest.mark.parametrize("name, line, fragment", [
-    ("scalingbook-inference.md", 285, r"8192\ (T) \times 40\ (K) \times 128\ (H) \times 40\ (L) \times 2\ (\text{bytes})"),
+    ("scalingbook-inference.md", 285,
+     r"8192\ (T) \times 40\ (K) \times 128\ (H) \times 40\ (L) \times 2\ (\text{bytes})"),
     ("scalingbook-transformers.md", 282, r"2 \cdot 8192 \cdot 64 \cdot 8192 = 8\text{GiB}"),
 ])
 def test_corpus_latex_chains_of_printed_numbers(name, line, fragment):
@@ -242,7 +243,8 @@ def test_notebook_spans_and_prose_are_at_their_file_lines():
 
     from symtf.sources import Source
 
-    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# T\n", "\n", "So `7 * 13 = 91`\n", "and 3 * 5 = 16."]},
+    source = ["# T\n", "\n", "So `7 * 13 = 91`\n", "and 3 * 5 = 16."]
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": source},
              {"cell_type": "code", "metadata": {}, "source": "`2 * 2 = 5`", "outputs": [], "execution_count": None}]
     text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}, indent=1)
     lines = text.splitlines()

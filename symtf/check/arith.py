@@ -102,19 +102,22 @@ def judge_link(a: Side, b: Side, rel: str):
             return Verdict("verified", f"arithmetic {verdict.message}{note}")
     verdict, factor, note = verdicts[0]
     if _could_hold(a, factor, cb, b):
-        rounded = ", ".join(t for t in _rounded_texts(a)) or "its inputs"
-        return Verdict("unchecked", f"does not hold with the inputs as printed ({verdict.message.replace('does not hold: ', '')}{note}), but "
-                       f"{rounded} may stand for any value that rounds to the digits printed, and then it may hold")
+        rounded = ", ".join(_rounded_texts(a) + _rounded_texts(b)) or "its inputs"
+        shown = verdict.message.replace("does not hold: ", "")
+        return Verdict("unchecked", f"does not hold with the inputs as printed ({shown}{note}), but {rounded} may "
+                       "stand for any value that rounds to the digits printed, and then it may hold")
     return Verdict("mismatch", f"arithmetic {verdict.message}{note}", f"{a.text} {rel} {_like(ca * factor, b)}")
 
 
 def _rounded_texts(side: Side) -> list[str]:
-    return [text for _, rounded, text in side.inputs if rounded][:4]
+    return [text for _, rounded, text in side.inputs if rounded and side.computed][:4]
 
 
 def _could_hold(a: Side, factor, cb, b: Side) -> bool:
     """Could ``a`` equal ``b`` to the digits printed if each rounded input of ``a`` were any value it rounds
     from (one unit of its last digit either way)? Interval arithmetic (``sympy.AccumBounds``)."""
+    if b.computed and any(rounded for _, rounded, _ in b.inputs):
+        return True  # both sides computed from rounded inputs: not judged this far
     subs, node = {}, a.node
     for k, (num, rounded, _) in enumerate(a.inputs):
         if rounded:
@@ -189,27 +192,31 @@ def arithmetic(findings: list[Finding], frags, spans: list[tuple[int, str]],
                texts: list[tuple[int, str]]) -> list[Finding]:
     """``findings`` with a finding (a claim, basis ``arithmetic``) for each link of each chain of printed numbers:
     in a code span that is arithmetic as a whole, in the runs of prose, and in a LaTeX fragment the checker
-    left unchecked that is such a chain once read by :func:`latex_text` (its unchecked findings replaced). A
-    chain of printed numbers only (``1.5M = 1,500,000``) is a conversion, not read."""
-    out = list(findings)
+    left unchecked that is such a chain once read by :func:`latex_text` (its unchecked findings replaced when a
+    link is decided). A chain of printed numbers only (``1.5M = 1,500,000``) is a conversion, not read."""
     mine: dict[int, list] = {}
     for f in findings:
         mine.setdefault(f.fragment, []).append(f)
+    replaced, read = set(), []
     for i, frag in enumerate(frags):
         own = mine.get(i)
         if own and len(frag.latex) <= 2000 and all(f.status in ("unchecked", "unparsed") for f in own):
             found = _judged(frag.line, latex_text(frag.latex), frag.latex)
-            if found:
-                out = [f for f in out if f.fragment != i] + found
-                for f in found:
-                    f.fragment = i
+            if all(f.status == "unchecked" for f in found):
+                continue  # the checker's own reason stands
+            for f in found:
+                f.fragment = i
+            replaced.add(i)
+            read += found
+    out = [f for f in findings if f.fragment not in replaced] + read
     for line, text in spans:
         if len(text) <= 2000:
             out += _judged(line, text)
     for line, text in texts:
-        text = text[:_MAX_TEXT]
+        text, at = text[:_MAX_TEXT], 0
         for run in runs(text):
-            out += _judged(line + text.count("\n", 0, run[0].start), text, toks=run)
+            line, at = line + text.count("\n", at, run[0].start), run[0].start  # the run's own line, counted once
+            out += _judged(line, text, toks=run)
     return out
 
 

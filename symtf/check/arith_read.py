@@ -134,7 +134,8 @@ class _Unread(Exception):
 
 class _Parser:
     """``expr := term (± term)*``, ``term := power ((* / × x) power)*``, ``power := atom (^ power)?``,
-    ``atom := (number | unit | ( expr )) unit*``: a unit binds to the number it follows (``1.2e9 params / 32 chips``)."""
+    ``atom := (number | unit | ( expr )) unit*``: a unit binds to the number it follows
+    (``1.2e9 params / 32 chips``)."""
 
     def __init__(self, toks: list[Token]):
         self.toks, self.k, self.depth = toks, 0, 0
