@@ -112,6 +112,9 @@ def test_rounded_inputs_make_a_near_miss_unchecked_not_a_mismatch():
     assert near.status == "unchecked" and "8k" in near.message
     assert one("`8000 * 45 = 3.8e5`").status == "unchecked"  # 8000 is rounded to thousands
     assert one("`8192 * 45 = 3.8e5`").status == "mismatch"  # whole numbers printed in full are exact
+    assert one("`128K * 2 = 262144`").status == "unchecked"  # K may be 1024
+    assert one("`128K * 2 = 280,123`").status == "mismatch"
+    assert one("`70e9 * 2B = 140GB`").status == "unchecked"  # 2B: two bytes here, not two billion
 
 
 # ------------------------------------------------------------------------------------------------ not arithmetic
@@ -254,3 +257,8 @@ def test_notebook_spans_and_prose_are_at_their_file_lines():
     found = [f for f in check_text(Source(text, "notebook")) if f.basis == "arithmetic"]
     assert [(f.status, f.latex) for f in found] == [("verified", "7 * 13 = 91"), ("mismatch", "3 * 5 = 16")]
     assert [f.latex in lines[f.line - 1] for f in found] == [True, True]
+
+
+def test_a_definition_divided_by_a_juxtaposed_product_is_read_as_writers_mean_it():
+    found = [f for f in check_text("Let $T = 6BDF / DF$.\n\nThen $T / B = 6$.\n") if f.line == 3]
+    assert [f.status for f in found] == ["verified"]  # T = 6B, not 6BF^2

@@ -101,11 +101,16 @@ def judge_link(a: Side, b: Side, rel: str):
         if verdict.status == "verified":
             return Verdict("verified", f"arithmetic {verdict.message}{note}")
     verdict, factor, note = verdicts[0]
+    bytes_or_billions = [t for side in (a, b) for _, _, t in side.inputs if t.endswith("B")]
+    if bytes_or_billions:
+        return Verdict("unchecked", f"does not hold with {', '.join(bytes_or_billions)} read as billions "
+                       f"({verdict.message.replace('does not hold: ', '')}); B may also mean bytes")
     if _could_hold(a, factor, cb, b):
         rounded = ", ".join(_rounded_texts(a) + _rounded_texts(b)) or "its inputs"
         shown = verdict.message.replace("does not hold: ", "")
+        binary = " (a k, M or T perhaps binary: 2^10, 2^20, 2^40)" if re.search(r"\d[kKMT]\b", rounded) else ""
         return Verdict("unchecked", f"does not hold with the inputs as printed ({shown}{note}), but {rounded} may "
-                       "stand for any value that rounds to the digits printed, and then it may hold")
+                       f"stand for any value that rounds to the digits printed{binary}, and then it may hold")
     return Verdict("mismatch", f"arithmetic {verdict.message}{note}", f"{a.text} {rel} {_like(ca * factor, b)}")
 
 
@@ -115,15 +120,19 @@ def _rounded_texts(side: Side) -> list[str]:
 
 def _could_hold(a: Side, factor, cb, b: Side) -> bool:
     """Could ``a`` equal ``b`` to the digits printed if each rounded input of ``a`` were any value it rounds
-    from (one unit of its last digit either way)? Interval arithmetic (``sympy.AccumBounds``)."""
+    from (one unit of its last digit either way; ``128K`` up to 128 · 1024)? Interval arithmetic
+    (``sympy.AccumBounds``)."""
     if b.computed and any(rounded for _, rounded, _ in b.inputs):
         return True  # both sides computed from rounded inputs: not judged this far
     subs, node = {}, a.node
-    for k, (num, rounded, _) in enumerate(a.inputs):
+    _, suffixes = _units()
+    for k, (num, rounded, text) in enumerate(a.inputs):
         if rounded:
-            unit = _last_digit(num)
+            unit, value = _last_digit(num), to_sympy(num)
+            thousands = suffixes.get(text[-1], 0) // 3  # 8k, 16M: perhaps 8 · 2^10, 16 · 2^20
+            binary = (sp.Integer(1024) / 1000) ** thousands
             name = f"_input{k}"
-            subs[sp.Symbol(name, positive=True)] = sp.AccumBounds(to_sympy(num) - unit, to_sympy(num) + unit)
+            subs[sp.Symbol(name, positive=True)] = sp.AccumBounds(value - unit, (value + unit) * binary)
             node = _replace(node, num, ("sym", name, None, None))
     if not subs:
         return False

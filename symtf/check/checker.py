@@ -24,7 +24,8 @@ from .notation import COLUMN, ROW
 from .parse import ParseError, parse
 from .report import Finding
 from .macros import SEPARATOR, bold_letters, document_macros, simplify
-from .scalars import NotScalar, ScalarBook, judge_scalar, node_names, symbol_name, to_sympy
+from .scalars import NotScalar, ScalarBook, judge_scalar, juxtaposed_division, node_names, symbol_name, to_sympy
+from .scalars import tight
 from .unparse import unparse
 
 FUNCTION_DEFS = ("softmax", "LayerNorm", "ReLU", "GELU", "FFN", "MLP")
@@ -1102,7 +1103,7 @@ class DocumentChecker:
             name = symbol_name(a)
             if name not in self.scalars.values or self.scalars.values[name][0].is_number:
                 try:  # a first definition, or a new value of a setting (the document sweeps it)
-                    self.scalars.define(name, to_sympy(b), line)
+                    self.scalars.define(name, to_sympy(tight(b) if juxtaposed_division(text) else b), line)
                 except (NotScalar, ValueError, TypeError, ZeroDivisionError):
                     return False
                 self.add(line, link, "unchecked", "definition", f"defines ${name}$ in the document's own terms "
