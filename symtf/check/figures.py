@@ -14,6 +14,7 @@ from ..latex.printer import latex_shape
 from ..shapes import Verdict, compare_shapes
 from .context import Context
 from .evaluate import CheckError
+from .parse import UNJUDGED
 from .report import Finding
 from .unparse import unparse
 
@@ -352,6 +353,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     document's own sizes stated earlier (``own``: size symbol → (value, line)); with neither, a size set to a
     number is the document's own value (a definition), and anything else is left unchecked.
     """
+    if set(rels) & UNJUDGED:  # a ≪ b, n ∈ {…}: no size claim to judge
+        return None
     if any(node[0] not in ("num", "sym", "mul", "frac", "pow") or
            node[0] == "sym" and node[3] is not None and not node[3].isdigit() for e in exprs for node in _nodes(e)):
         return None

@@ -12,7 +12,7 @@ changes what a claim says, so it is rewritten here before a fragment is parsed:
 - ``\iff``, ``\implies``, ``\Rightarrow``, ``\quad`` separate statements (:data:`SEPARATOR`), except
   inside an environment; a ``\forall`` or ``\text{for …}`` clause is dropped;
 - ``\begin{equation}`` and friends are unwrapped, ``\label{…}`` and ``\tag{…}`` removed;
-- a printed ``4.19e6`` / ``52\text{e}12`` is the number ``4.19 \cdot 10^{6}``; ``50{,}257`` is 50257;
+- a printed ``4.19e6`` / ``52\text{e}12`` is the number ``{4.19 \cdot 10^{6}}`` (one group); ``50{,}257`` is 50257;
   a prime ``q'`` is the name ``q^{\prime}``.
 
 Each rewrite is a regular expression over one fragment (bounded by the fragment's length).
@@ -44,15 +44,22 @@ def document_macros(text: str) -> dict[str, str]:
 _FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|textbf|mathrm|mathit|mathsf|mathbfit|vec|operatorname\*?)\s*\{\s*"
                    r"((?:[^{}]|\{[^{}]*\})*)\}")
 _BOLD_SHORT = re.compile(r"\\(?:bf|rm|it)\s+")
+# a font command on one letter or one Greek command without braces: \boldsymbol W, \mathbf q, \bm\theta
+_FONT_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit|mathsf|mathbfit|vec|pmb)(?![a-zA-Z])\s*(?=[A-Za-z\\])")
 _CAL = re.compile(r"\\(?:mathcal|mathscr|mathfrak|cal)\s*\{?\s*([A-Za-z])\s*\}?")
 _DROP_ARG = re.compile(r"\\(?:color|label|tag|vphantom|hphantom|phantom)\s*\{[^{}]*\}|\\textcolor\s*\{[^{}]*\}|"
                        r"\\(?:small|tiny|large|Large|big|Big|bigg|Bigg|displaystyle|textstyle|scriptstyle|"
                        r"nonumber|notag|limits|nolimits|blue|red|green)\b(?![a-zA-Z])")
-_OVER = re.compile(r"\\(?:underset|overset|stackrel)\s*\{[^{}]*\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_BRACE = re.compile(r"\\(?:underbrace|overbrace)\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*(?:[_^]\s*\{(?:[^{}]|\{[^{}]*\})*\})?")
+_GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"  # a braced group, nested up to three levels
+# \underset{\theta \in \Theta}{\text{argmax}}: an operator's subscript, written below it
+_UNDER_OPERATOR = re.compile(r"\\underset\s*" + _GROUP + r"\s*\{\s*(\\text\s*\{\s*arg\s*(?:max|min)\s*\}|"
+                             r"\\(?:arg\s*\\)?(?:max|min|sum|lim))\s*\}")
+_OVER = re.compile(r"\\(?:underset|overset|stackrel)\s*" + _GROUP.replace("(", "(?:", 1) + r"\s*" + _GROUP)
+_BRACE = re.compile(r"\\(?:underbrace|overbrace)\s*" + _GROUP + r"\s*(?:[_^]\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})?")
 _ENV = re.compile(r"\\(?:begin|end)\s*\{equation\*?\}")
 SEPARATOR = "\x00"  # between two statements of one fragment (``a = b \quad c = d``)
-_SEPARATE = re.compile(r"\\(?:iff|implies|Rightarrow|Longrightarrow|Leftrightarrow|quad|qquad)(?![a-zA-Z])")
+_SEPARATE = re.compile(r"\\(?:iff|implies|impliedby|Rightarrow|Longrightarrow|Leftarrow|Longleftarrow|Leftrightarrow|"
+                       r"Longleftrightarrow|leftrightarrow|longleftrightarrow|therefore|because|quad|qquad)(?![a-zA-Z])")
 _FORALL = re.compile(r"\(?\s*(?:\\forall|\\text\s*\{\s*(?:for|where|if|when|with|s\.t\.)(?:\s[^{}]*)?\})"
                      r"[^&]*?(?=\\\\|&|$)\)?")
 _E_NOTATION = re.compile(r"(\d(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
@@ -92,6 +99,7 @@ def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset 
             text = new[: 4 * len(latex) + 200]  # an expansion may not blow a fragment up
     text = _ENV.sub(" ", text)
     text = _DROP_ARG.sub(" ", text)
+    text = _UNDER_OPERATOR.sub(r"\2_{\1}", text)
     text = _OVER.sub(r"\1", text)
     text = _BRACE.sub(r"\1", text)
     for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}; a word in a font is a name (\mathrm{softmax})
@@ -100,10 +108,11 @@ def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset 
             break
         text = new
     text = _BOLD_SHORT.sub("", text)
+    text = _FONT_BARE.sub(" ", text)
     text = _CAL.sub(r"\\text{cal \1}", text)
     text = _FORALL.sub(" ", text)
     text = _SEPARATE.sub(" " if r"\begin" in text else f" {SEPARATOR} ", text)
-    text = _E_NOTATION.sub(r"\1 \\cdot 10^{\2}", text)
+    text = _E_NOTATION.sub(r"{\1 \\cdot 10^{\2}}", text)  # one group: 3.8e18 / 5e13 is (3.8·10¹⁸)/(5·10¹³)
     text = _THOUSANDS.sub("", text)
     text = _PRIME.sub(r"^{\\prime}", text)
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")

@@ -10,10 +10,11 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
-_DROP = re.compile(r"\\(?:left|right|bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])|\\(?:displaystyle|nonumber|notag)\b")
+_DROP = re.compile(r"\\(?:left|right|bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])|\\(?:displaystyle|nonumber|notag|hline)\b")
 _SPACE = re.compile(r"\\(?:quad|qquad)(?![a-zA-Z])|\\[,;:! ]|~|&nbsp;")
 _SUBST = [
     (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])"), "|"),
+    (re.compile(r"\\(?:Vert|lVert|rVert)(?![a-zA-Z])"), r"\\|"),
     (re.compile(r"\\(?:dfrac|tfrac)(?![a-zA-Z])"), r"\\frac"),
     (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])"), r"\\dots"),
     (re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit)\s*\{([^{}]*)\}"), r"\1"),
@@ -25,7 +26,19 @@ _SUBST = [
     (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
     (re.compile(r"\\end\{(?:pmatrix|matrix)\}"), r"\\end{bmatrix}"),
 ]
+# characters typed as Unicode instead of LaTeX: √d, a·b, d×d, −1, θ
+_UNICODE = {"√": r"\sqrt ", "·": r"\cdot ", "⋅": r"\cdot ", "×": r"\times ", "−": "-", "–": "-", "≤": r"\le ",
+            "≥": r"\ge ", "≠": r"\ne ", "≈": r"\approx ", "∈": r"\in ", "→": r"\to ", "∞": r"\infty ",
+            "∂": r"\partial ", "⊙": r"\odot ", "⊤": r"\top ", "…": r"\dots ", "ℓ": r"\ell ",
+            "α": r"\alpha ", "β": r"\beta ", "γ": r"\gamma ", "δ": r"\delta ", "ε": r"\epsilon ", "η": r"\eta ",
+            "θ": r"\theta ", "λ": r"\lambda ", "μ": r"\mu ", "π": r"\pi ", "σ": r"\sigma ", "τ": r"\tau ",
+            "φ": r"\phi ", "ω": r"\omega ", "Σ": r"\Sigma ", "Δ": r"\Delta ", "Θ": r"\Theta "}
+_UNICODE_CHAR = re.compile("[" + "".join(_UNICODE) + "]")
 _GROUPED = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\ |~)(?=\d{3}(?!\d))")
+# 30,000 and 32,768 after a relation or an operator: one number with thousands separators, never a list
+_THOUSANDS = re.compile(r"((?:^|[=<>/+*-]|\\approx|\\sim|\\le|\\ge|\\cdot|\\times)\s*)(\d{1,3}(?:,\d{3})+)(?![\d.,])")
+# a statement set in braces as a whole ({2BD + 2DF \approx 2DF}): the braces are no group of the math
+_WRAPPED = re.compile(r"\{(.*)\}", re.S)
 _ALIGN_BEGIN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}")
 _RELATION = re.compile(r"^\s*(=|\\approx|\\le|\\ge|<|>|\\ne)")
 
@@ -39,14 +52,19 @@ class Statement:
 
 def clean(latex: str) -> str:
     """The fragment with sizing, spacing and font commands removed and synonyms unified."""
-    s = _GROUPED.sub("", latex)  # 1\,000\,000 and 1{,}000 are one number
+    s = _UNICODE_CHAR.sub(lambda m: _UNICODE[m.group()], latex)
+    s = _GROUPED.sub("", s)  # 1\,000\,000 and 1{,}000 are one number
     s = _DROP.sub("", s.replace("\\\\", "\x00"))
     s = _SPACE.sub(" ", s)
     for pattern, repl in _SUBST:
         s = pattern.sub(repl, s)
     s = re.sub(r"\\text\s*\{\s*\}", "", s)
     s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
-    return _strip_punctuation(s)
+    s = _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), s).replace("==", "=")
+    s = _strip_punctuation(s)
+    while (m := _WRAPPED.fullmatch(s)) and _top_level_split(m.group(1), "}") == [m.group(1)]:
+        s = m.group(1).strip()
+    return s
 
 
 _TEXT_PUNCT = re.compile(r"\\text\{\s*[.,;]\s*\}")
@@ -72,6 +90,11 @@ def _strip_punctuation(s: str) -> str:
 _COMMAND = re.compile(r"\\(begin|end)\{[^}]*\}|\\[a-zA-Z]+|\\.?", re.S)
 
 
+def _depth_change(word: str) -> int:
+    """+1 for a command that opens a level (``\\begin{…}``, ``\\{``), -1 for one that closes it, else 0."""
+    return (word.startswith("\\begin") or word == "\\{") - (word.startswith("\\end") or word == "\\}")
+
+
 def _top_level_split(s: str, sep: str) -> list[str]:
     parts, depth, start, i = [], 0, 0, 0
     while i < len(s):
@@ -83,7 +106,7 @@ def _top_level_split(s: str, sep: str) -> list[str]:
             continue
         if c == "\\":
             word = _COMMAND.match(s, i).group(0)  # a lone backslash at the end is a word too
-            depth += word.startswith("\\begin") - word.startswith("\\end")
+            depth += _depth_change(word)
             i += len(word)
             continue
         if c in "([{":
@@ -115,9 +138,57 @@ def _align(latex: str) -> tuple[str, int] | None:
     return None
 
 
+_PIECEWISE = re.compile(r"\s*(?:\\left\s*)?(?:\\\{)?\s*\\begin\{(array|cases)\}(.*)\\end\{\1\}\s*(?:\\right\s*\.?|\\\})?"
+                        r"\s*[.,;]?\s*", re.S)
+_COLUMNS = re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")
+
+
+def _piecewise(latex: str) -> tuple[str, int] | None:
+    r"""(rows, where they start) of a fragment that is one ``array`` or ``cases`` of statements
+    (``\left\{ \begin{array}{ll} p_{i,2t} = \sin(…) \\ p_{i,2t+1} = \cos(…) \end{array}``): its rows are read
+    as an alignment's; None where the environment is a value inside a statement (``o = \begin{cases}…``)."""
+    m = _PIECEWISE.fullmatch(latex)
+    if not m:
+        return None
+    body, start = m.group(2), m.start(2)
+    if m.group(1) == "array" and (cols := _COLUMNS.match(body)):
+        body, start = body[cols.end():], start + cols.end()
+    rows = _top_level_split(body, r"\\")
+    if not any(_has_relation(_top_level_split(row, "&")[0]) or _RELATION.match(row) for row in rows):
+        return None
+    return body, start
+
+
+def _split_at(s: str, pattern: re.Pattern) -> list[str]:
+    """``s`` split where ``pattern`` matches outside any group, bracket or environment (linear in ``s``)."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(s):
+        if depth == 0 and (m := pattern.match(s, i)) and m.end() > i:
+            parts.append(s[start:i])
+            start = i = m.end()
+            continue
+        c = s[i]
+        if c == "\\":
+            word = _COMMAND.match(s, i).group(0)
+            depth += _depth_change(word)
+            i += len(word)
+            continue
+        depth += (c in "([{") - (c in ")]}")
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+_WIDE = re.compile(r"(?:\\[;:]\s*){2,}|(?:\\[, ]\s*){4,}|(?:~\s*){3,}")  # a wide space: two statements side by side
+_MEMBERSHIP = re.compile(r"\\in(?![a-zA-Z])")
+_TOP_RELATION = re.compile(r"=|\\approx(?![a-zA-Z])|\\le(?![a-zA-Z])|\\ge(?![a-zA-Z])")
+_SHAPE_SET = re.compile(r"\s*\\mathbb\s*\{?R\}?\s*\^")
+_CONDITION = re.compile(r"(.*?)\s*\(\s*([a-zA-Z](?:_\{?\w+\}?)?\s*(?:=|\\in(?![a-zA-Z]))[^()]*)\)\s*", re.S)
+
+
 def _statements(latex: str) -> list[Statement]:
     """The statements of a fragment: align rows, lines broken by ``\\\\``, comma-separated equations, or the whole."""
-    align = _align(latex)
+    align = _align(latex) or _piecewise(latex)
     base = latex[: len(latex) - len(latex.lstrip())].count("\n")
     if align:
         out = []
@@ -139,6 +210,7 @@ def _statements(latex: str) -> list[Statement]:
                 out.append(Statement(text, offset, cont))
         return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
     rows = _top_level_split(latex, r"\\")  # a display broken into lines by \\ outside any environment
+    rows = [piece for row in rows for piece in _split_at(row, _WIDE)]
     if len(rows) > 1:
         out, lines = [], -base
         for row in rows:
@@ -153,12 +225,31 @@ def _statements(latex: str) -> list[Statement]:
 
 
 def _line_statements(text: str, offset: int, after: bool) -> list[Statement]:
-    """One line's statements: comma-separated equations, or the whole; a leading relation continues."""
+    """One line's statements: comma-separated equations, or the whole; a leading relation continues; a
+    condition (``, t \\in \\{0, …, d/2\\}``, ``(j = 1, \\dots, 96)``) after a statement is a statement of its own."""
     parts = [p.strip() for p in _top_level_split(text, ",")]
     if len(parts) > 1 and sum(1 for p in parts if _has_relation(p)) >= 2:
-        return [Statement(clean(p), offset) for p in parts if p]
-    return [Statement(text, offset, after and bool(_RELATION.match(text)))]
+        return [st for p in parts if p for st in _with_shape(clean(p), offset, False)]
+    cut = next((k for k in range(1, len(parts)) if len(_split_at(parts[k], _MEMBERSHIP)) == 2), None)
+    if cut is not None and _has_relation(parts[0]):  # x = …, t \in \{…\}: the statement, then its condition
+        head, tail = ", ".join(parts[:cut]), ", ".join(parts[cut:])
+        return _with_shape(clean(head), offset, after) + [Statement(clean(tail), offset)]
+    m = _CONDITION.fullmatch(text)
+    if m and m.group(1) and _has_relation(m.group(1)):  # A \in \mathbb{R}^{…} (j = 1, \dots, 96)
+        return _line_statements(m.group(1), offset, after) + [Statement(clean(m.group(2)), offset)]
+    return _with_shape(text, offset, after)
+
+
+def _with_shape(text: str, offset: int, after: bool) -> list[Statement]:
+    r"""``A = \text{softmax}(…) \in \mathbb{R}^{n \times n}``: the chain, then a shape claim about its first side."""
+    continues = after and bool(_RELATION.match(text))
+    parts = _split_at(text, _MEMBERSHIP)
+    if len(parts) == 2 and _SHAPE_SET.match(parts[1]) and parts[1].count(r"\times") < 2:  # not a tensor's
+        sides = _split_at(parts[0], _TOP_RELATION)
+        if len(sides) > 1 and sides[0].strip() and not continues:
+            return [Statement(parts[0].strip(), offset), Statement(sides[0].strip() + r" \in " + parts[1].strip(), offset)]
+    return [Statement(text, offset, continues)]
 
 
 def _has_relation(s: str) -> bool:
-    return bool(re.search(r"=|\\approx|\\le|\\ge", s))
+    return bool(re.search(r"=|\\approx|\\le|\\ge|\\in(?![a-zA-Z])", s))

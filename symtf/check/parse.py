@@ -24,15 +24,36 @@ from ..errors import InputError
 FUNCTIONS = {"softmax", "LayerNorm", "ReLU", "GELU", "Attn", "Attention", "exp", "max", "mu", "sigma", "Phi",
              "MultiHead", "FFN", "MLP", "LN", "T"}
 GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "theta", "lambda", "mu", "sigma", "tau",
-         "phi", "Phi", "psi", "omega", "ell", "pi", "rho", "eta", "kappa", "nu", "xi", "zeta", "chi", "Sigma"}
-RELATIONS = {"=": "=", r"\approx": "≈", r"\le": "≤", r"\ge": "≥", "<": "<", ">": ">", r"\ne": "≠", r"\equiv": "="}
+         "phi", "Phi", "psi", "omega", "ell", "pi", "rho", "eta", "kappa", "nu", "xi", "zeta", "chi", "Sigma",
+         "iota", "upsilon", "vartheta", "varphi", "varrho", "varsigma", "Gamma", "Delta", "Theta", "Lambda", "Xi",
+         "Pi", "Upsilon", "Psi", "Omega", "nabla", "dagger", "star", "prime", "emptyset"}
+RELATIONS = {"=": "=", r"\approx": "≈", r"\le": "≤", r"\ge": "≥", "<": "<", ">": ">", r"\ne": "≠", r"\equiv": "=",
+             r"\lt": "<", r"\gt": ">", r"\ll": "≪", r"\gg": "≫", r"\sim": "∼", r"\propto": "∝",
+             r"\in": "∈", r"\notin": "∉", r"\subset": "⊂", r"\subseteq": "⊆",
+             r"\to": "→", r"\rightarrow": "→", r"\longrightarrow": "→", r"\mapsto": "↦", r"\leftarrow": "←"}
+# how each relation is written back (unparse): the first spelling above of each symbol
+RELATION_LATEX = {}
+for _latex, _rel in RELATIONS.items():
+    RELATION_LATEX.setdefault(_rel, _latex)
+# Relations the checker reads but never judges (membership, orders of magnitude, maps): a link with one of
+# them is parsed, so the rest of its chain can be judged, and is left unchecked.
+RELATION_LATEX[":"] = ":"  # h : X \to Y
+UNJUDGED = frozenset(RELATION_LATEX) - {"=", "≈", "≤", "≥", "<", ">", "≠"}
+# Functions written as commands (\sin x, \max_j s_j, \arg\max_i p_i): a call named by the command; an
+# operator with a subscript is named with it (``\max_{j}``), so it is never evaluated as the plain function.
+FUNCTION_COMMANDS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh", "max", "min", "sup", "inf",
+                     "lim", "det", "Pr", "arg", "argmax", "argmin", "sgn", "tr"}
+# Words that name an operator (``\text{argmax}``, ``\operatorname{Re}``) when an argument follows.
+OPERATOR_WORDS = {"argmax", "argmin", "Re", "Im", "diag", "tr", "rank", "sign", "sgn", "Var", "Cov", "KL",
+                  "concat", "Concat", "softplus", "sigmoid", "tanh", "SiLU", "Swish", "SwiGLU", "RMSNorm", "norm"}
 
 _TOKEN = re.compile(
     r"(?P<text>\\text\s*\{(?P<word>[^{}]*)\})"
-    r"|(?P<begin>\\begin\{(?P<env>[a-zA-Z*]+)\})|(?P<end>\\end\{[a-zA-Z*]+\})"
-    r"|(?P<rowsep>\\\\)"
+    r"|(?P<begin>\\begin\{(?P<env>[a-zA-Z*]+)\}(?:(?<=\{array\})\s*\{(?:[^{}]|\{[^{}]*\})*\})?)"  # array: its columns
+    r"|(?P<end>\\end\{[a-zA-Z*]+\})"
+    r"|(?P<rowsep>\\\\(?:\s*\[[^\]]{0,12}\])?)"  # \\[12pt]: a row break with extra space
     r"|(?P<cmd>\\[a-zA-Z]+)"
-    r"|(?P<esc>\\[{}|])"
+    r"|(?P<esc>\\[{}|%])"
     r"|(?P<num>(?:\d+(?:\.\d+)?|\.\d+)(?:(?:[eE]|\\text\s*\{\s*[eE]\s*\})[+-]?\d+)?)"  # 2e9, 52\text{e}12
     r"|(?P<letter>[a-zA-Z])"
     r"|(?P<op>[-+*/=^_{}()\[\],|&<>;:'!.])"
@@ -47,6 +68,10 @@ MAX_DIGITS = 50
 
 _CANONICAL = {"softmax": "softmax", "layernorm": "LayerNorm", "relu": "ReLU", "gelu": "GELU", "ln": "LN",
               "ffn": "FFN", "mlp": "MLP", "attention": "Attention", "multihead": "MultiHead"}
+
+
+_DERIVATIVE = re.compile(r"\\partial(?:\^\{?\d\}?)?\s*(?:\\?[A-Za-z]+\s*)?(?:[_^](?:\{[^{}]*\}|\S))*\s*"
+                         r"(?:\\partial\s*\\?[A-Za-z]+\s*(?:[_^](?:\{[^{}]*\}|\S))*\s*)*")
 
 
 class ParseError(InputError):
@@ -116,6 +141,8 @@ class Parser:
         self.toks = tokenize(text)
         self.i = 0
         self.depth = depth  # levels of nesting already entered (a sub-parser continues its parent's count)
+        self.norms = 0  # open \\| … \\| around the current position: a \\| closes the innermost
+        self.wrapped = None  # a tuple written in parentheses, (a, b): a value of its own, unlike a bare a, b
 
     # ------------------------------------------------------------------ helpers
     def peek(self, k: int = 0):
@@ -135,12 +162,22 @@ class Parser:
         if tok[1] != value:
             raise ParseError(f"expected {value!r} but found {tok[1] or 'the end'!r} in {shown(self.text)}")
 
+    def raw_group(self) -> str:
+        """The source of a braced group as LaTeX that reads back the same (``\\partial F``, not ``\\partialF``)."""
+        text = self.group_text()
+        return re.sub(r"(\\[a-zA-Z]+)(?=[a-zA-Z])", r"\1 ", text)
+
     def group_text(self) -> str:
         """The normalised source of a sub/superscript: ``{...}`` or one token."""
         tok = self.next()
         if tok[1] != "{":
             if tok[0] == "eof":
                 raise ParseError(f"a sub/superscript is missing its argument in {shown(self.text)}")
+            if tok[1] in (r"\frac", r"\sqrt", r"\mathbb") and self.at("{"):  # 2^\frac{n}{2}: the command and its groups
+                parts = [tok[1]]
+                for _ in range(2 if tok[1] == r"\frac" else 1):
+                    parts.append("{" + self.group_text() + "}")
+                return "".join(parts)
             return tok[1]
         depth, parts = 1, []
         while True:
@@ -163,13 +200,31 @@ class Parser:
         if self.peek()[1] in RELATIONS:  # an &= continuation row
             exprs.append(None)
         else:
-            exprs.append(self.expr())
-        while self.peek()[1] in RELATIONS:
-            rels.append(RELATIONS[self.next()[1]])
-            exprs.append(self.expr())
+            exprs.append(self.side())
+        while self.peek()[1] in RELATIONS or self.at(":") and exprs[0] is not None:
+            rels.append(RELATIONS.get(self.next()[1], ":"))  # h : X \to Y, a signature: never judged
+            exprs.append(self.side())
         if self.peek()[0] != "eof":
             raise ParseError(f"unexpected {self.peek()[1]!r} in {shown(self.text)}")
+        for rel, side in zip(rels, exprs[1:]):
+            if rel == "∈" and len(rels) > 1 and side[0] == "sym" and side[1] == r"\mathbb{R}" and \
+                    (side[3] or "").count(r"\times") > 1:  # Q = [Q_1, …] \in R^{n×a×b}: a chain of tensors
+                raise ParseError(f"a chain about tensors of rank 3 or more is not read, in {shown(self.text)}")
+        if not rels and exprs[0][0] == "tuple" and exprs[0] is not self.wrapped:
+            raise ParseError(f"unexpected ',' in {shown(self.text)}")  # a bare list: the caller reads it as one
         return ("chain", exprs, rels)
+
+    def side(self):
+        """One side of a relation: an expression, or a list of them (``W^Q, W^K \\in …``, ``j = 1, \\dots, T``)
+        as a tuple, which no evaluator reads as a value."""
+        first = self.expr()
+        if not self.at(","):
+            return first
+        items = [first]
+        while self.at(","):
+            self.next()
+            items.append(self.expr())
+        return ("tuple", items)
 
     def expr(self):
         terms, signs = [], []
@@ -185,18 +240,23 @@ class Parser:
             return terms[0] if signs[0] == 1 else ("neg", terms[0])
         return ("add", terms, signs)
 
-    _STOP = {"+", "-", ")", "]", "}", ",", "|", "&", ";", "=", "<", ">", r"\approx", r"\le", r"\ge", r"\ne",
-             r"\\", "", r"\end", r"\equiv"}
+    _STOP = {"+", "-", ")", "]", "}", ",", "|", "&", ";", r"\\", "", r"\end", r"\}", ":"} | set(RELATIONS)
 
     def term(self):
         left = self.factor()
         for _ in range(MAX_DEPTH + 1):  # each factor nests the product one level deeper
             tok = self.peek()
-            if tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word"):
+            if tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word") or \
+                    tok[1] == r"\|" and self.norms:
                 return left
             if tok[1] == r"\times":  # a shape: binds looser than juxtaposition (d \times 3 d)
                 self.next()
                 return ("mul", left, self.shape_rest(), "×")
+            if tok[1] in (r"\otimes", r"\oplus") or tok[1] == r"\cdot" and self.peek(1)[1] == "_":
+                self.next()  # a ⊗ b, a ⊕ b, In[B, D] \cdot_D W[D, F]: operations no evaluator knows
+                name = tok[1] + ("_{" + (self.next() and self.group_text()) + "}" if self.at("_") else "")
+                left = ("call", name, False, [left, self.factor()])
+                continue
             if tok[1] in ("*", r"\cdot", "/", r"\odot", r"\circ"):
                 self.next()
                 op = {r"\cdot": "*", r"\circ": "⊙", r"\odot": "⊙"}.get(tok[1], tok[1])
@@ -222,6 +282,10 @@ class Parser:
 
     def postfix(self, node):
         for _ in range(MAX_DEPTH + 1):
+            if self.at("[") and node[0] in ("sym", "idx") and self._slice_ahead():
+                self.next()  # U[:, :r], x[2i:2i+1]: an opaque index (never evaluated as integers)
+                node = ("idx", node, "[" + self._until("]") + "]")
+                continue
             if not self.at("^", "_"):
                 return node
             op = self.next()[1]
@@ -236,6 +300,38 @@ class Parser:
                 node = ("idx", node, text)
         raise ParseError(f"more than {MAX_DEPTH} sub/superscripts in a row in {shown(self.text)}")
 
+    def _slice_ahead(self) -> bool:
+        """Whether the bracket opening here holds a ``:`` at its own level (a slice, not a list)."""
+        depth = 0
+        for j in range(self.i, len(self.toks)):
+            kind, val = self.toks[j]
+            if kind == "op" and val in "[({":
+                depth += 1
+            elif kind == "op" and val in "])}":
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif kind == "op" and val == ":" and depth == 1:
+                return True
+        return False
+
+    def _until(self, close: str) -> str:
+        """The source up to the bracket ``close`` that ends this level (consumed), as written."""
+        depth, parts = 0, []
+        while True:
+            kind, val = self.next()
+            if kind == "eof":
+                raise ParseError(f"unbalanced brackets in {shown(self.text)}")
+            if kind == "op" and val in "[({":
+                depth += 1
+            elif kind == "op" and val in "])}":
+                if depth == 0:
+                    if val != close:
+                        raise ParseError(f"expected {close!r} but found {val!r} in {shown(self.text)}")
+                    return "".join(parts)
+                depth -= 1
+            parts.append(val)
+
     def expr_all(self):
         e = self.expr()
         if self.peek()[0] != "eof":
@@ -243,11 +339,14 @@ class Parser:
         return e
 
     def call_args(self):
+        """The arguments in ``(…)`` or ``[…]``; one after ``|`` or ``;`` (``P(x | y)``, ``f(x; \\theta)``) is
+        wrapped in a call no evaluator knows, so such a call is parsed and never evaluated."""
         close = {"(": ")", "[": "]"}[self.next()[1]]
         args = [self.expr()]
-        while self.at(","):
-            self.next()
-            args.append(self.expr())
+        while self.at(",", ";", "|"):
+            sep = self.next()[1]
+            arg = self.expr()
+            args.append(arg if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [arg]))
         self.expect(close)
         return args
 
@@ -261,53 +360,13 @@ class Parser:
                 return ("call", val, False, self.call_args())
             return ("sym", val, None, None)
         if kind == "word":
-            star = False
-            val = _CANONICAL.get(val.lower().rstrip("*"), val.rstrip("*")) + ("*" if val.endswith("*") else "")
-            if val in FUNCTIONS or val.rstrip("*") in FUNCTIONS:
-                star = val.endswith("*")
-                val = val.rstrip("*")
-                if self.at("^"):
-                    save = self.i
-                    self.next()
-                    sup = self.group_text()
-                    if sup == "*":
-                        star = True
-                    else:
-                        self.i = save
-                if self.at("(", "["):
-                    return ("call", val, star, self.call_args())
-                if self.peek()[0] in ("letter", "cmd", "num"):
-                    return ("call", val, star, [self.postfix(self.atom())])
-            return ("sym", r"\text{" + val + "}", None, None)
+            return self.word(val)
         if kind == "cmd":
-            name = val[1:]
-            if name in ("hat", "tilde", "bar", "widetilde", "widehat", "overline") and self.at("{"):
-                inner = self.group_text()  # \tilde{X}: a decorated symbol of its own
-                return ("sym", f"\\{name}{{{inner}}}", None, None)
-            if name in ("dots", "vdots", "ddots"):
-                return ("dots",)
-            if name == "infty":
-                return ("inf",)
-            if name == "frac":
-                a = self.braced()
-                return ("frac", a, self.braced())
-            if name == "sqrt":
-                if self.at("{"):
-                    return ("sqrt", self.braced())
-                return ("sqrt", self.postfix(self.atom()))
-            if name == "sum":
-                return self.sum()
-            if name in ("exp", "max", "min", "log"):
-                if self.at("(", "["):
-                    return ("call", name, False, self.call_args())
-                return ("call", name, False, [self.factor()])
-            if name in GREEK:
-                if name in FUNCTIONS and self.at("("):
-                    return ("call", name, False, self.call_args())
-                return ("sym", val, None, None)
-            raise ParseError(f"unsupported command {val} in {shown(self.text)}")
+            return self.command(val)
         if kind == "begin":
-            if val not in ("bmatrix", "pmatrix", "matrix"):
+            if val == "cases":
+                return self.cases()
+            if val not in ("bmatrix", "pmatrix", "matrix", "array"):
                 raise ParseError(f"unsupported environment {val} in {shown(self.text)}")
             return self.matrix()
         if val == "(":
@@ -318,20 +377,189 @@ class Parser:
                     self.next()
                     items.append(self.expr())
                 self.expect(")")
-                return ("tuple", items)
+                self.wrapped = ("tuple", items)
+                return self.wrapped
             self.expect(")")
             return first
         if val == "{":
             e = self.expr()
+            if self.at(","):  # {x_1, \dots, x_T}: a set written without its backslashes
+                items = [e]
+                while self.at(","):
+                    self.next()
+                    items.append(self.expr())
+                e = ("call", "set", False, items)
             self.expect("}")
             return e
         if val == "[":
             return self.bracket()
-        if kind == "esc" and val == r"\{":
-            e = self.expr()
+        if kind == "esc" and val == r"\{":  # a set {a, b, …}: a call no evaluator knows
+            items = [self.expr()]
+            while self.at(","):
+                self.next()
+                items.append(self.expr())
             self.expect(r"\}")
-            return e
+            return items[0] if len(items) == 1 else ("call", "set", False, items)
+        if kind == "esc" and val == r"\|":  # ‖x‖
+            self.norms += 1
+            try:
+                e = self.expr()
+            finally:
+                self.norms -= 1
+            self.expect(r"\|")
+            return ("call", "norm", False, [e])
+        if kind == "esc" and val == r"\%":
+            return ("sym", r"\%", None, None)
+        if val == "|" and kind == "op":  # |x|: an absolute value or a set's size
+            e = self.expr()
+            self.expect("|")
+            return ("call", "abs", False, [e])
         raise ParseError(f"unexpected {val or 'end of formula'!r} in {shown(self.text)}")
+
+    def word(self, val):
+        r"""``\text{…}``: a function of the model (softmax), an operator word with its argument, or a name."""
+        star = False
+        val = _CANONICAL.get(val.lower().rstrip("*"), val.rstrip("*")) + ("*" if val.endswith("*") else "")
+        if val in FUNCTIONS or val.rstrip("*") in FUNCTIONS:
+            star = val.endswith("*")
+            val = val.rstrip("*")
+            if self.at("^"):
+                save = self.i
+                self.next()
+                sup = self.group_text()
+                if sup == "*":
+                    star = True
+                else:
+                    self.i = save
+            if self.at("(", "["):
+                return ("call", val, star, self.call_args())
+            if self.peek()[0] in ("letter", "cmd", "num"):
+                return ("call", val, star, [self.postfix(self.atom())])
+        elif len(val) > 1 and re.fullmatch(r"[A-Za-z]+", val) and (val in OPERATOR_WORDS or self.at("(")):
+            name = val + ("_{" + (self.next() and self.group_text()) + "}" if self.at("_") else "")
+            if self.at("(", "["):  # \text{Re}[q k^*], \text{head}(x), \text{argmax}_i(p): a call, never a product
+                return ("call", name, False, self.call_args())
+            if val in OPERATOR_WORDS and self.peek()[0] in ("letter", "cmd", "num", "word"):
+                return ("call", name, False, [self.plain_argument()])
+            if name != val:
+                return ("sym", r"\text{" + val + "}", name[len(val) + 2:-1], None)
+        return ("sym", r"\text{" + val + "}", None, None)
+
+    def command(self, val):
+        r"""A command in an atom's place: a decorated or Greek symbol, ``\frac``, ``\sqrt``, ``\sum``, a function."""
+        name = val[1:]
+        if name in ("hat", "tilde", "bar", "widetilde", "widehat", "overline", "dot", "ddot", "check", "breve",
+                    "mathring") and self.at("{"):
+            inner = self.group_text()  # \tilde{X}: a decorated symbol of its own
+            return ("sym", f"\\{name}{{{inner}}}", None, None)
+        if name in ("dots", "vdots", "ddots"):
+            return ("dots",)
+        if name == "infty":
+            return ("inf",)
+        if name == "frac":
+            if self.at("{") and self.peek(1)[1] == r"\partial":
+                save = self.i
+                top, bottom = self.raw_group(), self.raw_group()
+                if _DERIVATIVE.fullmatch(top) and _DERIVATIVE.fullmatch(bottom):
+                    return ("sym", r"\frac{" + top + "}{" + bottom + "}", None, None)  # ∂L/∂A: one opaque name
+                self.i = save
+            a = self.frac_part()
+            return ("frac", a, self.frac_part())
+        if name == "partial":  # ∂L, ∂_t x: an opaque name of its own, never a product with ∂
+            if self.at("_", "^"):
+                return ("sym", r"\partial", None, None)
+            inner = self.atom()
+            if inner[0] != "sym":
+                raise ParseError(rf"\partial of an expression in {shown(self.text)}")
+            return ("sym", r"\partial " + inner[1], inner[2], inner[3])
+        if name == "sqrt":
+            if self.at("{"):
+                return ("sqrt", self.braced())
+            return ("sqrt", self.postfix(self.atom()))
+        if name == "sum":
+            return self.sum()
+        if name == "prod":  # a product over an index: parsed, never evaluated
+            _, var, lo, hi, body = self.sum()
+            return ("call", r"\prod" + (f"_{{{var}={lo}}}" if lo else f"_{{{var}}}" if var else "") +
+                    (f"^{{{hi}}}" if hi else ""), False, [body])
+        if name in ("mathbb", "mathcal", "mathscr"):
+            letter = self.group_text()
+            sym = ("sym", rf"\{name}{{{letter}}}", None, None)
+            if name == "mathbb" and letter in ("E", "P", "V") and self.at("_", "[", "("):  # 𝔼_x[…], ℙ(…)
+                return self.operator(sym[1])
+            return sym
+        if name in FUNCTION_COMMANDS:
+            if name == "arg" and self.at(r"\max", r"\min"):
+                name = "arg" + self.next()[1][1:]
+            return self.operator(name)
+        if name == "cdot" and self.at(")", ","):  # f(\cdot): a placeholder argument
+            return ("sym", r"\cdot", None, None)
+        if name in GREEK:
+            if name in FUNCTIONS and self.at("("):
+                return ("call", name, False, self.call_args())
+            return ("sym", val, None, None)
+        raise ParseError(f"unsupported command {val} in {shown(self.text)}")
+
+    def operator(self, name):
+        r"""``\sin x``, ``\log(n)``, ``\max_j s_j``, ``\mathbb{E}_x[f]``: a call; one with a subscript is named with it."""
+        if self.at("_"):
+            self.next()
+            name = rf"\{name}" if name[0] != "\\" else name
+            name += "_{" + self.group_text() + "}"
+        if self.at("^") and name in ("log", "sin", "cos", "tan", "tanh"):  # \sin^2 x: a power of the call
+            self.next()
+            power = Parser(self.group_text(), self.depth + 1).expr_all()
+            return ("pow", self.operator(name), power)
+        if self.at("(", "["):
+            args = self.call_args()
+        elif self.peek()[0] in ("eof", "end", "rowsep") or self.peek()[1] in self._STOP:
+            return ("sym", name if name[0] == "\\" else "\\" + name, None, None)  # \tanh, \max: the name alone
+        else:
+            args = [self.plain_argument()]
+        return ("call", name, False, args)
+
+    def plain_argument(self):
+        r"""The argument of a function written without parentheses: juxtaposed factors (``\sin m\theta_1``)."""
+        arg = self.factor()
+        for _ in range(MAX_DEPTH):
+            tok = self.peek()
+            if tok[0] not in ("letter", "num") and not (tok[0] == "cmd" and tok[1][1:] in GREEK):
+                return arg
+            arg = ("mul", arg, self.factor(), "*")
+        return arg
+
+    def cases(self):
+        r"""``\begin{cases} v & \text{if …} \\ … \end{cases}``: the values, with their conditions left out, as one
+        call no evaluator knows (a piecewise value is parsed, never compared as one of its branches)."""
+        values = []
+        while True:
+            values.append(self.expr())
+            depth = 0
+            while True:  # the row's condition: skipped, bounded by the fragment's length
+                tok = self.next()
+                if tok[0] == "eof":
+                    raise ParseError(f"an unclosed cases environment in {shown(self.text)}")
+                if tok[0] == "begin":
+                    depth += 1
+                elif tok[0] == "end":
+                    if depth == 0:
+                        return ("call", "cases", False, values)
+                    depth -= 1
+                elif tok[0] == "rowsep" and depth == 0:
+                    if self.peek()[0] == "end":
+                        self.next()
+                        return ("call", "cases", False, values)
+                    break
+
+    def frac_part(self):
+        r"""A ``\frac`` argument: ``{…}``, or one token (``\frac 1 N``); ``\frac12`` is left unparsed."""
+        if self.at("{"):
+            return self.braced()
+        if self.peek()[0] == "num" and not re.fullmatch(r"\d", self.peek()[1]):
+            raise ParseError(f"a \\frac with digits for both arguments in {shown(self.text)}")
+        if self.peek()[0] not in ("num", "letter", "cmd"):
+            raise ParseError(f"a \\frac without arguments in {shown(self.text)}")
+        return self.atom()
 
     def braced(self):
         self.expect("{")

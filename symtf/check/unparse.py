@@ -1,6 +1,10 @@
 """Print a parsed fragment back as LaTeX (for messages, expected forms and mutations)."""
 from __future__ import annotations
 
+from .parse import FUNCTION_COMMANDS, RELATION_LATEX
+
+_BINARY = {r"\otimes", r"\oplus"}  # calls the parser makes of an infix operation (also \cdot_{D})
+
 
 def _sym(node) -> str:
     _, base, sub, sup = node
@@ -18,7 +22,7 @@ def unparse(node) -> str:
     if kind == "chain":
         parts = [unparse(node[1][0]) if node[1][0] is not None else ""]
         for rel, e in zip(node[2], node[1][1:]):
-            parts.append({"≈": r"\approx", "≤": r"\le", "≥": r"\ge", "≠": r"\ne"}.get(rel, rel))
+            parts.append(RELATION_LATEX.get(rel, rel))
             parts.append(unparse(e))
         return " ".join(p for p in parts if p)
     if kind == "num":
@@ -29,6 +33,8 @@ def unparse(node) -> str:
         return r"\dots"
     if kind == "sym":
         return _sym(node)
+    if kind == "idx" and node[2].startswith("["):  # U[:, :r]: a slice
+        return _wrap(node[1], True) + node[2]
     if kind == "idx":
         return f"({unparse(node[1])})_{{{node[2]}}}"
     if kind == "neg":
@@ -70,11 +76,35 @@ def unparse(node) -> str:
             out += "^{" + hi + "}"
         return out + " " + _wrap(body, True)
     if kind == "call":
-        _, name, star, args = node
-        head = {"mu": r"\mu", "sigma": r"\sigma", "Phi": r"\Phi", "exp": r"\exp", "max": r"\max", "T": "T"}.get(
-            name, r"\text{" + name + "}")
-        return head + ("^*" if star else "") + "(" + ", ".join(unparse(a) for a in args) + ")"
+        return _call(node)
     return "?"
+
+
+def _call(node) -> str:
+    """A call as written: ``\\text{softmax}(x)``, ``\\sin(x)``, ``\\|x\\|``, ``a \\otimes b``, ``\\mathbb{E}_{x}(f)``."""
+    _, name, star, args = node
+    inner = [unparse(a) for a in args]
+    if name == "norm":
+        return r"\|" + inner[0] + r"\|"
+    if name == "abs":
+        return "|" + inner[0] + "|"
+    if name == "set":
+        return r"\{" + ", ".join(inner) + r"\}"
+    if name == "cases":
+        return r"\begin{cases} " + r" \\ ".join(inner) + r" \end{cases}"
+    if name in ("given", "parameters"):
+        return inner[0]
+    if name in _BINARY or name.startswith(r"\cdot_"):
+        return f"{_wrap(args[0], True)} {name} {_wrap(args[1], True)}"
+    head = {"mu": r"\mu", "sigma": r"\sigma", "Phi": r"\Phi", "T": "T"}.get(name)
+    if head is None:
+        head = name if name.startswith("\\") else "\\" + name if name in FUNCTION_COMMANDS else r"\text{" + name + "}"
+    text = ""
+    for arg, shown in zip(args, inner):
+        sep = {"given": " | ", "parameters": "; "}.get(arg[1] if arg[0] == "call" else "", ", ")
+        text += (sep if text else "") + shown
+    head = head.replace(r"\argmax", r"\arg\max").replace(r"\argmin", r"\arg\min")
+    return head + ("^*" if star else "") + "(" + text + ")"
 
 
 def _wrap(node, in_product: bool = False) -> str:
