@@ -855,8 +855,8 @@ class DocumentChecker:
                                                      self._unify(frag, line, link, a, b, rel, ctx)):
             return  # the other convention's mismatch, where this document's own letters read in its own hold
         if out.status == "mismatch" and _tying(a, b):
-            return self.add(line, text, "unchecked", "definition", "tied embeddings (W_U = W_E^T) are a modelling "
-                            "choice: GPT-2 ties them, the model here keeps W_U a separate parameter")
+            return self.add(line, text, "unchecked", "definition", "weights set equal (tied or shared, as GPT-2 ties W_U "
+                            "= W_E^T) are a modelling choice: the model here keeps them separate parameters")
         if out.status == "mismatch" and "'softmax', False" in repr((a, b)) and not self._mask_expected(frag, line) \
                 and judge(_star(a), _star(b), rel, ctx, fb).status == "verified":
             dev = self.model.deviation("no-causal-mask")  # right once the reference's causal mask is applied
@@ -1216,11 +1216,11 @@ def _anchor_key(node) -> str:
 
 
 def _tying(a, b) -> bool:
-    """``W_U = W_E^T`` (either side, any spelling of the transpose)."""
+    """``W_U = W_E^T``, ``W^K = W^Q``: two weight matrices set equal (either side, any spelling of the transpose)."""
     def name(n):
         n = n[1] if n[0] == "T" else n
         return (n[1], n[2] or n[3]) if n[0] == "sym" else None
-    return {name(a), name(b)} == {("W", "U"), ("W", "E")} and "T" in (a[0], b[0])
+    return None not in (name(a), name(b)) and name(a) != name(b) and name(a)[0] == name(b)[0] == "W"
 
 
 def _example_value(a, b) -> bool:

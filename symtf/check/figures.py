@@ -118,6 +118,9 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
         verdict, why, derived, ref = next((v for v in verdicts if v[0] is not None), verdicts[0])
         if verdict is None:
             out.append(Finding(line, latex, "unchecked", "shape", why))
+        elif verdict is Verdict.INCONSISTENT and _all_heads(stated, derived, ref, ctx):
+            out.append(Finding(line, latex, "unchecked", "shape", f"{name}: stated {latex_shape(stated)}, which is every "
+                               f"head's {name} side by side (heads concatenated); one head's is {latex_shape(derived)}"))
         elif verdict is Verdict.INCONSISTENT:
             out.append(Finding(line, latex, "mismatch", "shape", f"{name}: stated {latex_shape(stated)}, "
                                f"the model has {latex_shape(derived)} ({why})", latex_shape(derived)))
@@ -135,6 +138,17 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
         else:
             out.append(Finding(line, latex, "unchecked", "shape", why))
     return out
+
+
+def _all_heads(stated, derived, ref, ctx) -> bool:
+    """Whether ``stated`` is an activation matrix's per-head shape with d_head widened to H d_head = d_model
+    (Q, K, V ∈ R^{n × d_model}: every head's at once, before the split into heads, as row-convention papers write
+    them): a reading of the multi-head model, not a contradiction of it."""
+    if ref is None or ref.kind != "activation" or dims.d_head not in _free(derived) or 1 in tuple(stated):
+        return False  # one token's vector (q_n ∈ R^{d_model}) is a head's: only a whole matrix is read so
+    widened = tuple(s.subs(dims.d_head, dims.H * dims.d_head) for s in derived)
+    relations = {**dict(ctx.model.relations), dims.d_model: dims.H * dims.d_head}  # the multi-head model's width
+    return compare_shapes(stated, widened, relations)[0] is Verdict.CONSISTENT
 
 
 def _free(shape):

@@ -62,7 +62,7 @@ _SEPARATE = re.compile(r"\\(?:iff|implies|impliedby|Rightarrow|Longrightarrow|Le
                        r"Longleftrightarrow|leftrightarrow|longleftrightarrow|therefore|because|quad|qquad)(?![a-zA-Z])")
 _FORALL = re.compile(r"\(?\s*(?:\\forall|\\text\s*\{\s*(?:for|where|if|when|with|s\.t\.)(?:\s[^{}]*)?\})"
                      r"[^&]*?(?=\\\\|&|$)\)?")
-_E_NOTATION = re.compile(r"(\d(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
+_E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
 _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
 

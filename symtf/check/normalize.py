@@ -62,7 +62,8 @@ def clean(latex: str) -> str:
     s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
     s = _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), s).replace("==", "=")
     s = _strip_punctuation(s)
-    while (m := _WRAPPED.fullmatch(s)) and _top_level_split(m.group(1), "}") == [m.group(1)]:
+    while (m := _WRAPPED.fullmatch(s)) and _top_level_split(m.group(1), "}") == [m.group(1)] and \
+            _has_relation(m.group(1)):  # {a \approx b}; {x_1, …, x_T} stays a set
         s = m.group(1).strip()
     return s
 

@@ -164,10 +164,9 @@ class Parser:
 
     def raw_group(self) -> str:
         """The source of a braced group as LaTeX that reads back the same (``\\partial F``, not ``\\partialF``)."""
-        text = self.group_text()
-        return re.sub(r"(\\[a-zA-Z]+)(?=[a-zA-Z])", r"\1 ", text)
+        return self.group_text(spaced=True)
 
-    def group_text(self) -> str:
+    def group_text(self, spaced: bool = False) -> str:
         """The normalised source of a sub/superscript: ``{...}`` or one token."""
         tok = self.next()
         if tok[1] != "{":
@@ -192,6 +191,8 @@ class Parser:
                 depth -= 1
                 if depth == 0:
                     return "".join(parts)
+            if spaced and parts and parts[-1][:1] == "\\" and tok[0] == "letter":
+                parts.append(" ")  # \partial F, never \partialF
             parts.append(tok[1])
 
     # ------------------------------------------------------------------ grammar
@@ -260,7 +261,13 @@ class Parser:
             if tok[1] in ("*", r"\cdot", "/", r"\odot", r"\circ"):
                 self.next()
                 op = {r"\cdot": "*", r"\circ": "⊙", r"\odot": "⊙"}.get(tok[1], tok[1])
-                left = ("mul", left, self.factor(), op)
+                right = self.factor()
+                if op == "/" and _partial(left) and _partial(right):  # ∂L/∂A: one opaque name, never a quotient
+                    left = ("sym", _sym_text(left) + "/" + _sym_text(right), None, None)
+                elif op == "/" and left[0] == "mul" and left[3] == "*" and _partial(left[2]) and _partial(right):
+                    left = ("mul", left[1], ("sym", _sym_text(left[2]) + "/" + _sym_text(right), None, None), "*")
+                else:
+                    left = ("mul", left, right, op)
             else:
                 left = ("mul", left, self.factor(), "*")
         raise ParseError(f"a product of more than {MAX_DEPTH} factors in {shown(self.text)}")
@@ -609,6 +616,17 @@ class Parser:
                 self.next()
                 hi = self.group_text()
         return ("sum", var, lo, hi, self.term())
+
+
+def _partial(node) -> bool:
+    """Whether ``node`` is a ∂-name (``\\partial L``), the parser's opaque reading of a differential."""
+    return node[0] == "sym" and node[1].startswith(r"\partial")
+
+
+def _sym_text(node) -> str:
+    """A symbol node as LaTeX (base, ``_{sub}``, ``^{sup}``), for a name built from symbols."""
+    _, base, sub, sup = node
+    return base + (f"_{{{sub}}}" if sub is not None else "") + (f"^{{{sup}}}" if sup is not None else "")
 
 
 def tree_depth(node) -> int:
