@@ -283,3 +283,33 @@ def _walk(node):
             stack.extend(c for c in item[1:] if isinstance(c, (tuple, list)))
         elif isinstance(item, (tuple, list)):
             stack.extend(item)
+
+
+def test_definitions_dots_and_plain_tex_spellings():
+    # iclr25-positional-embedding.md line 152, omniverse-gpt-notations.md lines 278, 334, 696, 2104
+    assert only(r"x^{\prime}_i := x_i + p_i") == only(r"x^{\prime}_i = x_i + p_i")
+    assert only(r"i=1,...,m") == only(r"i=1,\dots,m")
+    assert only(r"A \in M_{mn}(\Bbb F)") == only(r"A \in M_{mn}(\mathbb{F})")
+    assert only(r"B \xrightarrow[]{\text{transpose}} C")[2] == ["→"]
+    assert only(r"Y_{b,t,:} \in {0, 1}^{1 \times V}")[1][1][2] == \
+        ("mul", ("num", 1.0, "1"), ("sym", "V", None, None), "×")  # an exponent read as written
+    # a matrix given by its entries is no entry of it (A = (a_{ij}) is never A = a_{ij})
+    assert only(r"A=(a_{ij})")[1][1] == ("call", "entries", False, [("sym", "a", "ij", None)])
+    # a statement in parentheses (incml-transformer-gpt.md line 84) is the statement
+    assert only(r"(\mathcal{A} \in \mathbb{R}^{T \times T})")[2] == ["∈"]
+    assert only(r"(a, b)")[1][0][0] == "tuple"
+
+
+def test_quotients_print_as_they_were_read():
+    chain = only(r"C / W = 3.8e18 / 5e13 = 76,000")
+    assert unparse(chain) == r"C / W = 3.8 \cdot 10^{18} / (5 \cdot 10^{13}) = 76000"
+    assert parse(unparse(chain)) == chain
+
+
+def test_a_relation_inside_an_argument_is_an_event():
+    # iclr24-understanding-icl.md line 385, iclr25-rope-long-term-decay.md line 83
+    chain = only(r"\mathbb{P} \left[ \mathcal{L}( f_C) - \mathcal{L}( f_\infty) \leq \epsilon \right] \geq 1 - \delta")
+    assert chain[2] == ["≥"] and chain[1][0][3][0][1] == "relation ≤"
+    chain = only(r"\text{POCP} = \frac{2}{d}\sum_i^{\frac{d}{2}}\textbf{I}(\cos(W_Qx[2i:2i+1], W_Ky[2i:2i+1]) < 0)")
+    assert "relation <" in {n[1] for n in _walk(chain) if n[0] == "call"}
+    assert parse(unparse(chain)) == chain

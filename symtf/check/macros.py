@@ -41,11 +41,14 @@ def document_macros(text: str) -> dict[str, str]:
     return out
 
 
-_FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|textbf|mathrm|mathit|mathsf|mathbfit|vec|operatorname\*?)\s*\{\s*"
+_FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|textbf|mathrm|mathit|mathsf|textsf|mathtt|texttt|mathbfit|vec|"
+                   r"operatorname\*?)\s*\{\s*"
                    r"((?:[^{}]|\{[^{}]*\})*)\}")
 _BOLD_SHORT = re.compile(r"\\(?:bf|rm|it)\s+")
 # a font command on one letter or one Greek command without braces: \boldsymbol W, \mathbf q, \bm\theta
 _FONT_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit|mathsf|mathbfit|vec|pmb)(?![a-zA-Z])\s*(?=[A-Za-z\\])")
+_BBB = re.compile(r"\\Bbb\s*\{?\s*([A-Za-z])\s*\}?")  # plain TeX's \Bbb F is \mathbb{F}
+_XARROW = re.compile(r"\\x(right|left)arrow\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}")  # a labelled arrow
 _CAL = re.compile(r"\\(?:mathcal|mathscr|mathfrak|cal)\s*\{?\s*([A-Za-z])\s*\}?")
 _DROP_ARG = re.compile(r"\\(?:color|label|tag|vphantom|hphantom|phantom)\s*\{[^{}]*\}|\\textcolor\s*\{[^{}]*\}|"
                        r"\\(?:small|tiny|large|Large|big|Big|bigg|Bigg|displaystyle|textstyle|scriptstyle|"
@@ -110,6 +113,8 @@ def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset 
     text = _BOLD_SHORT.sub("", text)
     text = _FONT_BARE.sub(" ", text)
     text = _CAL.sub(r"\\text{cal \1}", text)
+    text = _BBB.sub(r"\\mathbb{\1}", text)
+    text = _XARROW.sub(lambda m: r" \to " if m.group(1) == "right" else r" \leftarrow ", text)
     text = _FORALL.sub(" ", text)
     text = _SEPARATE.sub(" " if r"\begin" in text else f" {SEPARATOR} ", text)
     text = _E_NOTATION.sub(r"{\1 \\cdot 10^{\2}}", text)  # one group: 3.8e18 / 5e13 is (3.8·10¹⁸)/(5·10¹³)

@@ -16,7 +16,8 @@ _SUBST = [
     (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])"), "|"),
     (re.compile(r"\\(?:Vert|lVert|rVert)(?![a-zA-Z])"), r"\\|"),
     (re.compile(r"\\(?:dfrac|tfrac)(?![a-zA-Z])"), r"\\frac"),
-    (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])"), r"\\dots"),
+    (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])|(?<![.\d])\.\.\.(?!\.)"), r"\\dots "),
+    (re.compile(r":=|\\coloneqq(?![a-zA-Z])|\\triangleq(?![a-zA-Z])|\\stackrel\{\\text\{def\}\}\{=\}"), "="),
     (re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit)\s*\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\(?:mathrm|operatorname|textrm|textit|textnormal)\s*\{"), r"\\text{"),
     (re.compile(r"\\leq?(?![a-zA-Z])"), r"\\le"),
@@ -38,7 +39,7 @@ _GROUPED = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\ |~)(?=\d{3}(?!\d))")
 # 30,000 and 32,768 after a relation or an operator: one number with thousands separators, never a list
 _THOUSANDS = re.compile(r"((?:^|[=<>/+*-]|\\approx|\\sim|\\le|\\ge|\\cdot|\\times)\s*)(\d{1,3}(?:,\d{3})+)(?![\d.,])")
 # a statement set in braces as a whole ({2BD + 2DF \approx 2DF}): the braces are no group of the math
-_WRAPPED = re.compile(r"\{(.*)\}", re.S)
+_WRAPPED = re.compile(r"\{(.*)\}|\((.*)\)", re.S)
 _ALIGN_BEGIN = re.compile(r"\\begin\{(align\*?|aligned|eqnarray\*?|gather\*?)\}")
 _RELATION = re.compile(r"^\s*(=|\\approx|\\le|\\ge|<|>|\\ne)")
 
@@ -62,9 +63,9 @@ def clean(latex: str) -> str:
     s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
     s = _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), s).replace("==", "=")
     s = _strip_punctuation(s)
-    while (m := _WRAPPED.fullmatch(s)) and _top_level_split(m.group(1), "}") == [m.group(1)] and \
-            _has_relation(m.group(1)):  # {a \approx b}; {x_1, …, x_T} stays a set
-        s = m.group(1).strip()
+    while (m := _WRAPPED.fullmatch(s)) and _has_relation(inner := m.group(1) or m.group(2) or "") and \
+            _top_level_split(inner, "}" if m.group(1) else ")") == [inner]:  # {a \approx b}, (A \in R^{n×n})
+        s = inner.strip()  # {x_1, …, x_T} stays a set, (a, b) a tuple
     return s
 
 

@@ -191,9 +191,9 @@ class Parser:
                 depth -= 1
                 if depth == 0:
                     return "".join(parts)
-            if spaced and parts and parts[-1][:1] == "\\" and tok[0] == "letter":
+            if spaced and parts and parts[-1][:1] == "\\" and parts[-1][-1:].isalpha() and tok[0] == "letter":
                 parts.append(" ")  # \partial F, never \partialF
-            parts.append(tok[1])
+            parts.append(r"\text{" + tok[1] + "}" if spaced and tok[0] == "word" else tok[1])
 
     # ------------------------------------------------------------------ grammar
     def statement(self):
@@ -204,6 +204,8 @@ class Parser:
             exprs.append(self.side())
         while self.peek()[1] in RELATIONS or self.at(":") and exprs[0] is not None:
             rels.append(RELATIONS.get(self.next()[1], ":"))  # h : X \to Y, a signature: never judged
+            if rels[-1] in UNJUDGED and self.at("_", "^"):
+                self.group_text() if self.next() else None  # \rightarrow_\text{reshape}: the arrow's label
             exprs.append(self.side())
         if self.peek()[0] != "eof":
             raise ParseError(f"unexpected {self.peek()[1]!r} in {shown(self.text)}")
@@ -296,13 +298,17 @@ class Parser:
             if not self.at("^", "_"):
                 return node
             op = self.next()[1]
+            start = self.i
             text = self.group_text()
             if op == "^" and text in (r"\top", "T", r"\intercal"):
                 node = ("T", node)
             elif node[0] == "sym" and (node[2] if op == "_" else node[3]) is None:
                 node = ("sym", node[1], text if op == "_" else node[2], text if op == "^" else node[3])
             elif op == "^":
-                node = ("pow", node, Parser(text, self.depth + 1).expr_all())
+                end, self.i = self.i, start  # the exponent read again as written (1 \times \text{V}, not 1\timesV)
+                written = self.group_text(spaced=True)
+                self.i = end
+                node = ("pow", node, Parser(written, self.depth + 1).expr_all())
             else:
                 node = ("idx", node, text)
         raise ParseError(f"more than {MAX_DEPTH} sub/superscripts in a row in {shown(self.text)}")
@@ -349,13 +355,21 @@ class Parser:
         """The arguments in ``(…)`` or ``[…]``; one after ``|`` or ``;`` (``P(x | y)``, ``f(x; \\theta)``) is
         wrapped in a call no evaluator knows, so such a call is parsed and never evaluated."""
         close = {"(": ")", "[": "]"}[self.next()[1]]
-        args = [self.expr()]
+        args = [self.event()]
         while self.at(",", ";", "|"):
             sep = self.next()[1]
-            arg = self.expr()
+            arg = self.event()
             args.append(arg if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [arg]))
         self.expect(close)
         return args
+
+    def event(self):
+        r"""An argument, or a relation as one (``\mathbb{P}[L \le \epsilon]``, ``I(x < 0)``): a call no evaluator knows."""
+        arg = self.expr()
+        if self.peek()[1] in RELATIONS and self.peek()[0] != "word":
+            rel = RELATIONS[self.next()[1]]
+            arg = ("call", "relation " + rel, False, [arg, self.expr()])
+        return arg
 
     @_nested
     def atom(self):
@@ -377,16 +391,19 @@ class Parser:
                 raise ParseError(f"unsupported environment {val} in {shown(self.text)}")
             return self.matrix()
         if val == "(":
-            first = self.expr()
-            if self.at(","):
+            first = self.event()
+            if self.at(",", ";", "|"):  # (a, b); p(x | y), f(x; θ) as a product's argument: never evaluated
                 items = [first]
-                while self.at(","):
-                    self.next()
-                    items.append(self.expr())
+                while self.at(",", ";", "|"):
+                    sep = self.next()[1]
+                    arg = self.event()
+                    items.append(arg if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [arg]))
                 self.expect(")")
                 self.wrapped = ("tuple", items)
                 return self.wrapped
             self.expect(")")
+            if first[0] == "sym" and first[2] and re.fullmatch(r"[a-z],?[a-z]", first[2]) and first[3] is None:
+                return ("call", "entries", False, [first])  # A = (a_{ij}): the matrix of these entries, opaque
             return first
         if val == "{":
             e = self.expr()
@@ -592,6 +609,8 @@ class Parser:
                 row.append(self.expr())
             elif tok[0] == "rowsep":
                 rows.append(row)
+                while self.peek()[0] == "rowsep":  # an empty row (\\ \\, \\[3pt]): spacing in a table
+                    self.next()
                 if self.peek()[0] == "end":
                     continue
                 row = [self.expr()]

@@ -51,6 +51,8 @@ def unparse(node) -> str:
     if kind == "mul":
         op = {"*": " ", "/": " / ", "⊙": r" \odot ", "×": r" \times "}[node[3]]
         left, right = _wrap(node[1], True), _wrap(node[2], True)
+        if op == " / " and node[2][0] == "mul" and not right.startswith("("):
+            right = f"({right})"  # a / (b c): the quotient by the whole product, as it was read
         if op == " " and left[-1:].isdigit() and (right[:1].isdigit() or right[:1] == "."):
             op = r" \cdot "  # 12 \cdot 768, never "12 768"
         return left + op + right
@@ -83,7 +85,8 @@ def unparse(node) -> str:
 def _call(node) -> str:
     """A call as written: ``\\text{softmax}(x)``, ``\\sin(x)``, ``\\|x\\|``, ``a \\otimes b``, ``\\mathbb{E}_{x}(f)``."""
     _, name, star, args = node
-    inner = [unparse(a) for a in args]
+    inner = [unparse(a)[1:-1] if a[0] == "call" and a[1].startswith("relation ") and name[:9] != "relation "
+             else unparse(a) for a in args]
     if name == "norm":
         return r"\|" + inner[0] + r"\|"
     if name == "abs":
@@ -92,6 +95,10 @@ def _call(node) -> str:
         return r"\{" + ", ".join(inner) + r"\}"
     if name == "cases":
         return r"\begin{cases} " + r" \\ ".join(inner) + r" \end{cases}"
+    if name.startswith("relation "):  # (x < 0) in a product; P(L \le ε) as an argument, without the parentheses
+        return f"({inner[0]} {RELATION_LATEX.get(name[9:], name[9:])} {inner[1]})"
+    if name == "entries":
+        return "(" + inner[0] + ")"
     if name in ("given", "parameters"):
         return inner[0]
     if name in _BINARY or name.startswith(r"\cdot_"):
