@@ -313,3 +313,15 @@ def test_a_relation_inside_an_argument_is_an_event():
     chain = only(r"\text{POCP} = \frac{2}{d}\sum_i^{\frac{d}{2}}\textbf{I}(\cos(W_Qx[2i:2i+1], W_Ky[2i:2i+1]) < 0)")
     assert "relation <" in {n[1] for n in _walk(chain) if n[0] == "call"}
     assert parse(unparse(chain)) == chain
+
+
+def test_a_product_of_one_heads_weight_and_every_heads_is_not_a_misfit():
+    # a chain ending in a shape is now read as a chain, so its link is judged by the document's declarations: a
+    # per-head W^V against an all-heads W^O (inner d_v and h d_v) is the usual shorthand, not a contradiction
+    doc = ("Let $W^V \\in \\mathbb{R}^{d \\times d_v}$ and $W^O \\in \\mathbb{R}^{h d_v \\times d}$.\n\n"
+           "$$W^{OV} = W^V W^O \\in \\mathbb{R}^{d \\times d}$$\n")
+    assert "mismatch" not in statuses(doc)
+    # sizes that are no multiple of each other still do not fit
+    doc = ("Let $A \\in \\mathbb{R}^{n \\times d_k}$ and $B \\in \\mathbb{R}^{n \\times d_k}$.\n\n"
+           "$$C = A B \\in \\mathbb{R}^{n \\times d_k}$$\n")
+    assert "mismatch" in statuses(doc)

@@ -114,6 +114,14 @@ def _same(a: sp.Expr, b: sp.Expr) -> bool | None:
     return False if gap.is_number or gap.free_symbols else None
 
 
+def _per_head(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether one size is the other times size letters (h d_v and d_v): W^V W^O written for one head with W^O
+    declared for all heads is the usual shorthand, not a contradiction to report."""
+    ratio = sp.simplify(a / b)
+    ratio = ratio if ratio.is_Symbol or ratio.is_Mul else 1 / ratio
+    return bool(ratio.free_symbols) and all(f.is_Symbol for f in sp.Mul.make_args(ratio))
+
+
 def shape(node, decl: Declarations) -> tuple | None:
     """(rows, columns) of an expression of declared matrices; None for a scalar factor."""
     kind = node[0]
@@ -143,6 +151,8 @@ def shape(node, decl: Declarations) -> tuple | None:
         if left is None or right is None:
             return left or right
         fits = _same(left[1], right[0])
+        if fits is False and _per_head(left[1], right[0]):
+            raise Undetermined("the inner sizes differ by a factor (one head's slice against every head's?)")
         if fits is False:
             raise Misfit(f"a product of {_show(*left)} and {_show(*right)}: the inner sizes differ")
         if fits is None:
