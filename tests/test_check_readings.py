@@ -44,3 +44,31 @@ def test_times_ten_to_the_k_is_printed_to_its_mantissas_digits():
     wrong = text.replace("1.64 \\times", "1.74 \\times")
     (g,) = _claims(wrong, 3)
     assert g.status == "mismatch"
+
+
+HYPER = """# Counting parameters
+
+| hyperparam    | value |
+| ------------- | ----- |
+| n_layers (L)  | 7     |
+| d_model (D)   | 1,100 |
+| ratio (F / D) | 3     |
+| n_heads (N)   | 11    |
+| d_head (H)    | 13    |
+
+* FFW parameters: $$3LDF$$ = `7.6e7`
+* Attention parameters: $$4DNH$$ = `4.4e7`
+"""
+
+
+def test_a_value_given_in_prose_after_an_expression_is_checked_with_the_tables_values():
+    # 3 * 7 * 1100 * 3300 = 76230000 ≈ 7.6e7; 4 * 1100 * 11 * 13 = 629200, not 4.4e7 (that is 7 layers of it)
+    (ffw,) = _claims(HYPER, 11)
+    (attn,) = _claims(HYPER, 12)
+    assert ffw.status == "verified" and "$F = 3300$" in ffw.message
+    assert attn.status == "mismatch" and attn.expected == "4 D N H = 629200"
+
+
+def test_a_letter_given_a_new_value_or_an_inequality_on_letters_is_not_judged_with_numbers():
+    text = "# Sweep\n\n$$B = 120$$\n\nThen $$B = 240$$ and we need $$2B > 600$$.\n"
+    assert all(f.status != "mismatch" for f in _claims(text, 5))

@@ -8,7 +8,7 @@ import numpy as np
 
 from .arith import arithmetic
 from .binding import bind, near_miss, prepare, substitute, unify
-from .compare import _head_vars, expected_for, free_vars, judge, rename, tolerance, walk
+from .compare import _head_vars, expected_for, free_vars, judge, relative_precision, rename, tolerance, walk
 from .context import TAGS, Context, example_key, is_example, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
@@ -33,6 +33,8 @@ _OPERATOR = re.compile(r"\s*\\(odot|times|cdot|circ|otimes|oplus)\s*")
 _MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*(?:\{(.+)\}|([A-Za-z0-9]))\s*[.,]?\s*")
 _FIGURE = re.compile(r"\s*~?\s*\d+(\.\d+)?\s*(\\,|\\ )?\s*(\\text\{)?[KMBT]\}?\s*")  # 85M, 1.5B
 _MASK = re.compile(r"softmax\}?\s*\^\s*\{?\*|\\infty|\+\s*M\b|\\text\{mask\}")
+#: prose right after a bare expression that gives its value: ``$$4DNH$$ = `4.2e9` `` (a number, e-notation allowed)
+_TRAILING_VALUE = re.compile(r"\s*(=|≈|~|\\approx)\s*`?\s*(-?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*`?(?![\w.]*\d)")
 _RELATION = re.compile(r"(?<!\\)=|\\approx|\\in\b|\\le|\\ge|<|>|\\ne")
 _MATRIXY = re.compile(r"\\top|\^\s*\{?\s*T\b|\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times|\\mathbf|\\boldsymbol|\\bm\b")
 # the letter a transpose, a membership with a matrix shape, or bold type is applied to
@@ -117,6 +119,9 @@ class DocumentChecker:
         self.findings: list[Finding] = []
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
+        self.constant_lines: dict = {}  # (section, letter) -> the line of a section constant's printed value
+        self.values_given: dict = {}  # letter -> how many "letter = number" statements the document makes
+        self.table_numbers: dict = {}  # letter -> (value, line) from a table row "d_model (D) | 5,120", so far
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()
         self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
@@ -210,10 +215,16 @@ class DocumentChecker:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[Finding]:
         self._scalar_definitions()
+        pending = self._table_constants()
         ln = False
         shape_cells, subjects = self.shape_cells, self.subjects = self._table_layout()
         self.ln_at = []
         for i, frag in enumerate(self.frags):
+            while pending and pending[0][0] < frag.line:  # a table's values hold from its line on
+                at, name, expr = pending.pop(0)
+                known = {sp_symbol: value for sp_symbol in expr.free_symbols
+                         if (value := self.table_numbers.get(sp_symbol.name, (None,))[0]) is not None}
+                self.table_numbers[name] = (expr.xreplace(known), at)
             start = len(self.findings)
             if any(re.search(r"layer ?norm", s, re.I) for s in frag.section) or \
                     re.search(r"LayerNorm|_\{?(\\text\{|\\mathrm\{)?LN\b", frag.latex):
@@ -334,13 +345,18 @@ class DocumentChecker:
                                              f"this document: write {canonical}", canonical))
 
     def _scalar_definitions(self):
-        """``P = -\\infty``-style values of otherwise unknown one-letter symbols, per section."""
+        """``P = -\\infty``-style values of otherwise unknown one-letter symbols, per section; and how many
+        values the document gives each letter (``values_given``: a letter given two values is a variable)."""
         for frag in self.frags:
             try:
                 chain = parse(statements(frag.latex)[0].text)
             except (ParseError, IndexError):
                 continue
             exprs = chain[1]
+            if len(exprs) == 2 and exprs[0] and exprs[0][0] == "sym" and exprs[1] is not None and \
+                    not any(n[0] == "sym" for n in walk(exprs[1])):
+                name = symbol_name(exprs[0])
+                self.values_given[name] = self.values_given.get(name, 0) + 1
             if len(exprs) == 2 and exprs[0] and exprs[0][0] == "sym" and exprs[0][2] is None and \
                     exprs[0][3] is None and len(exprs[0][1]) == 1 and \
                     not any(n[0] == "sym" for n in walk(exprs[1])):
@@ -356,8 +372,32 @@ class DocumentChecker:
                     continue
                 self.section_vars.setdefault(frag.section, {})[exprs[0][1]] = value
                 self.section_examples.setdefault(frag.section, set()).add(exprs[0][1])
+                self.constant_lines[(frag.section, exprs[0][1])] = frag.line
 
     # ------------------------------------------------------------------ tables
+    def _table_constants(self) -> list:
+        """``| d_model (D) | 5,120 |``: a table row that names a letter in parentheses (or a ratio of two, ``(F / D)``)
+        and gives a number is the document's value of that letter, from the row's line on:
+        ``[(line, name, expression)]`` in reading order."""
+        import sympy as sp
+
+        out = []
+        for table in self.tables:
+            if is_figures_table(table):
+                continue
+            for line, cells in table.rows:
+                named = [m for c in cells if (m := _NAMED_CELL.search(c))]
+                values = [v for c in cells if (v := _number_cell(c)) is not None]
+                if len(named) != 1 or len(values) != 1:
+                    continue
+                top, bottom = named[0].group(1), named[0].group(2)
+                if bottom:  # (F / D) = 2.7: F is 2.7 D
+                    out.append((line, top, values[0] * sp.Symbol(bottom)))
+                else:
+                    out.append((line, top, values[0]))
+        return sorted(out, key=lambda t: t[0])
+
+
     def _table_layout(self):
         shape_cells, subjects = {}, {}
         for t, table in enumerate(self.tables):
@@ -451,9 +491,13 @@ class DocumentChecker:
         prev_last = None
         pieces = [p for p in simplify(frag.latex, self.macros, self.plain).split(SEPARATOR) if p.strip()] or \
             [frag.latex]
+        said = _TRAILING_VALUE.match(frag.after) if len(pieces) == 1 and not _RELATION.search(frag.latex) else None
         for st in (st for piece in pieces for st in statements(piece)):
             line = frag.line + st.line_offset
             start = len(self.findings)
+            if said:  # "$$4DNH$$ = `4.2e9`": the value the prose gives the expression right after it
+                rel = "=" if said.group(1) == "=" else r"\approx"
+                st = replace(st, text=f"{st.text} {rel} {simplify(said.group(2).replace(',', ''))}")
             kind = "claim" if _RELATION.search(st.text) else "mention"
             member = _MEMBER.fullmatch(st.text)
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
@@ -832,7 +876,7 @@ class DocumentChecker:
         the readings that forgive a modelling choice (tied embeddings, an implied causal mask, a printed
         vector's orientation) and an example's printed values as definitions; a mismatch gets a diagnosis."""
         link = text if links == 1 else unparse(("chain", [a, b], [rel]))
-        if self._worked(frag, line, link, a, b, rel, ctx):
+        if self._worked(frag, line, link, a, b, rel, ctx) or self._by_document_numbers(frag, line, link, a, b, rel, ctx):
             return
         if a is not None and not any(n[0] == "sym" for n in walk([a, b])) and \
                 self._own_scalars(line, text, a, b, rel, links, ctx):
@@ -1029,6 +1073,58 @@ class DocumentChecker:
                             "has not printed: the model's random weights cannot stand in for them") or True
         return False
 
+    def _by_document_numbers(self, frag, line, link, a, b, rel, ctx) -> bool:
+        """``4DNH = 4.2e9`` where the document has given every letter a number (a constant of the section, a
+        scalar it defined, a size it stated): judged exactly with those numbers (:func:`scalars.judge_scalar`),
+        before any reading of the letters as the reference model's."""
+        if a is None or rel not in ("=", "≈"):
+            return False  # "B > 240" with letters states a condition, not a fact to check
+        if a[0] == "sym" and not any(n[0] == "sym" for n in walk(b)):
+            return False  # a letter given a (new) value: a definition
+        names = {symbol_name(n) for n in walk([a, b]) if n[0] == "sym"}
+        if not names or names & self.model.matrices:
+            return False
+        numbers = self._document_numbers(frag, line)
+        if not names <= set(numbers):
+            return False
+        book = ScalarBook({k: numbers[k] for k in names})
+        try:
+            verdict = judge_scalar(a, b, rel, book, link)
+            if verdict is not None and verdict.status == "mismatch":
+                sides = [book.substituted(to_sympy(x)) for x in (a, b)]
+                gap = abs(float(sides[0]) - float(sides[1])) / max(abs(float(sides[0])), abs(float(sides[1])), 1e-300)
+                if gap <= relative_precision([a, b]):  # 2.95e23 for the 2.9533e23 it defined: its printed digits
+                    verdict = replace(verdict, status="verified", expected=None, message=verdict.message.replace(
+                        "does not hold", "holds to the precision of its printed decimals") + f" (relative gap {gap:.2g})")
+        except (NotScalar, ValueError, TypeError, ZeroDivisionError, OverflowError):
+            return False
+        if verdict is None or verdict.status == "unchecked":
+            return False
+        expected = verdict.expected and unparse(("chain", [a, ("num", 0.0, verdict.expected)], [rel]))
+        given = ", ".join(f"${k} = {_number(numbers[k][0])}$" for k in sorted(names))
+        self.add(line, link, verdict.status, "numeric", f"{verdict.message} [{given}]", expected)
+        self.findings[-1].basis = "document"
+        return True
+
+    def _document_numbers(self, frag, line: int) -> dict:
+        """The numbers the document has given letters (name → (value, line)): its section's constants, the
+        scalars it defined, the sizes it stated, the values its tables give."""
+        import sympy as sp
+
+        def exact(value):
+            return sp.Integer(int(value)) if float(value).is_integer() else sp.nsimplify(float(value), rational=True)
+
+        out = {name: (exact(value), at) for name, (value, at) in self.model.sizes.items()}
+        out.update({name: v for name, v in self.table_numbers.items() if v[0].is_number})
+        for name, (expr, at) in self.scalars.values.items():
+            if expr.is_number:
+                out[name] = (expr, at)
+        for name, value in self.section_vars.get(frag.section, {}).items():
+            at = self.constant_lines.get((frag.section, name))
+            if at is not None and at < line and is_scalar(value) and np.isfinite(float(value)):
+                out[name] = (exact(value), at)
+        return {k: v for k, v in out.items() if self.values_given.get(k, 0) <= 1}  # a letter given two values varies
+
     def _bind_example(self, frag, line, link, a, b, ctx, how: str) -> bool:
         try:
             value = Evaluator(ctx.with_(literal=True)).ev(b, {})
@@ -1172,6 +1268,23 @@ def _head_indexed(exprs, ctx):
         return tuple(rec(c) if isinstance(c, (tuple, list)) else c for c in node)
 
     return rec(exprs)
+
+
+_NAMED_CELL = re.compile(r"\(\s*\$?([A-Za-z])\$?\s*(?:/\s*\$?([A-Za-z])\$?\s*)?\)\s*$")
+
+
+def _number_cell(cell: str):
+    """The number a table cell holds (``5,120``, ``2.7``, ``32e3``), exactly, or None."""
+    import sympy as sp
+
+    text = cell.strip().strip("$`").replace(",", "").replace("{,}", "")
+    if not re.fullmatch(r"-?\d+(\.\d+)?([eE][+-]?\d+)?", text):
+        return None
+    return sp.Rational(text) if "e" not in text.lower() else sp.Rational(sp.Float(text, 30))
+
+
+def _number(value) -> str:
+    return str(value) if getattr(value, "is_Integer", False) else f"{float(value):g}"
 
 
 def _shown(binding) -> str:
