@@ -224,7 +224,7 @@ def node_names(node) -> set[str]:
 
 def _numbers(a, b, rel, a_node, b_node, where) -> Verdict:
     """Two numbers: exact, or equal to the digits a printed side shows (rounded or cut)."""
-    exact_a, exact_b = sp.nsimplify(a), sp.nsimplify(b)
+    exact_a, exact_b = (x if x.is_Rational else sp.nsimplify(x) for x in (a, b))  # nsimplify of a rational: slow
     units = [u for u in (_last_digit(b_node), _last_digit(a_node)) if u is not None]
     unit = max(units) if units else None
     gap = abs(exact_a - exact_b)
