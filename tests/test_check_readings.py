@@ -72,3 +72,13 @@ def test_a_value_given_in_prose_after_an_expression_is_checked_with_the_tables_v
 def test_a_letter_given_a_new_value_or_an_inequality_on_letters_is_not_judged_with_numbers():
     text = "# Sweep\n\n$$B = 120$$\n\nThen $$B = 240$$ and we need $$2B > 600$$.\n"
     assert all(f.status != "mismatch" for f in _claims(text, 5))
+
+
+def test_a_sum_whose_terms_do_not_use_its_index_is_a_mismatch():
+    text = "# Softmax\n\n$$p_i = \\frac{e^{\\tau q_i \\cdot k_j}}{\\sum_k e^{\\tau q_i \\cdot k_j}}$$\n"
+    (f,) = _claims(text, 3)
+    assert f.status == "mismatch" and f.diagnosis == "the summation index is not used in its terms"
+    right = text.replace("\\sum_k e^{\\tau q_i \\cdot k_j}", "\\sum_k e^{\\tau q_i \\cdot k_k}")
+    assert all(g.status != "mismatch" for g in _claims(right, 3))
+    product = "# Product\n\n$$c_{ij} = \\sum_{k=1}^{n} a_{ik} b_{kj}$$ and $$n = \\sum_{i=1}^{n} 1$$\n"
+    assert all(g.status != "mismatch" for g in _claims(product, 3))

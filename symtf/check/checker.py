@@ -791,6 +791,11 @@ class DocumentChecker:
         if first and first[0] == "call" and first[1] in ("sigma", "mu") and rels[0] == "=" and len(first[3]) == 1:
             return self.add(line, text, "unchecked", "definition", f"defines the function ${unparse(first)}$ of the "
                             "document's own (on the left of a definition it is not the standard deviation or mean)")
+        unused = _idle_sum(exprs)
+        if unused is not None:
+            return self.add_claim(exprs, line, text, "mismatch", "definition", f"the terms of the sum over ${unused}$ do "
+                                  f"not depend on ${unused}$ (an index of the terms is wrong, or the sum is not needed)",
+                                  basis="document", diagnosis="the summation index is not used in its terms")
         exprs = _head_indexed(exprs, ctx)
         ctx = self._bind_statistics(frag, exprs, self._bind_function_variable(frag, exprs, ctx))
         condition = self._condition(frag, index)
@@ -1281,6 +1286,34 @@ def _number_cell(cell: str):
     if not re.fullmatch(r"-?\d+(\.\d+)?([eE][+-]?\d+)?", text):
         return None
     return sp.Rational(text) if "e" not in text.lower() else sp.Rational(sp.Float(text, 30))
+
+
+def _idle_sum(exprs) -> str | None:
+    """The variable of a sum whose terms do not use it as an index (``\sum_k e^{q_i \cdot k_j}``) while they
+    are indexed by other letters, if any; a sum of an unindexed term (``\sum_{i=1}^n 1``) is a count, not this."""
+    from .binding import exponentials
+
+    for node in walk(exponentials(list(exprs))):
+        if node[0] != "sum" or not node[1] or not re.fullmatch(r"[a-z]", node[1].strip()):
+            continue
+        var, body = node[1].strip(), node[4]
+        texts = []
+        for n in walk(body):
+            if n[0] == "sym":
+                texts += [n[2] or "", n[3] or ""]
+            elif n[0] == "idx":
+                texts.append(n[2])
+            elif n[0] == "sum":
+                texts += [n[2] or "", n[3] or ""]
+        letters = set()
+        for t in texts:  # "ik" is two indices, "d_k" a name with one, "\\text{pos}" none
+            if re.fullmatch(r"[a-z, +\-0-9()]{1,8}", t):
+                letters |= set(re.findall(r"[a-z]", t))
+            else:
+                letters |= set(re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", t))
+        if letters and var not in letters:
+            return var  # the terms are indexed, but not by the sum's variable
+    return None
 
 
 def _number(value) -> str:
