@@ -38,16 +38,11 @@ class Declarations:
     shapes: dict = field(default_factory=dict)
     sizes: set = field(default_factory=set)
     line: int = 10**9  # the line being judged: declarations after it do not count yet
-    primes: dict = field(default_factory=dict)  # size name → its own prime (3, 5, 7, …), in declaration order
     tensors: dict = field(default_factory=dict)  # W_Q ∈ R^{D × H × d}: name → [(sizes, line)]
     vectors: dict = field(default_factory=dict)  # x_i ∈ R^d: name → [(size, line)]
 
     def _sizes(self, *dims: sp.Expr) -> None:
-        new = [s for d in dims for s in sorted(s.name for s in sp.sympify(d).free_symbols)]  # rows, then columns
-        new = [s for i, s in enumerate(new) if s not in self.sizes and s not in new[:i]]
-        self.sizes |= set(new)
-        for size in new:
-            self.primes[size] = sp.prime(len(self.primes) + 2)  # 3, 5, 7, 11, …: one size, one prime
+        self.sizes |= {s.name for d in dims for s in sp.sympify(d).free_symbols}
 
     def declare(self, name: str, rows: sp.Expr, cols: sp.Expr, line: int) -> None:
         self._sizes(rows, cols)

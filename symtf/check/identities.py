@@ -5,7 +5,7 @@ declares (``W^Q \in \mathbb{R}^{d \times d_k}``) or defines (after ``Q = XW^Q``,
 and numbers, states an identity between polynomials (rational functions, with inverses) in the matrices'
 entries. It is decided by evaluating both sides exactly, not by floating point:
 
-- each size is bound to its own prime (:attr:`Declarations.primes`: 3, 5, 7, …), each free matrix to integer
+- each size is bound to its own prime (3, 5, 7, … in the order the claim uses them), each free matrix to integer
   entries drawn uniformly from ``S = 2^32`` values, and a size used as a number to t² (t drawn likewise, so
   that √d = t is exact); products, sums, transposes, Hadamard products, scalar multiples and quotients,
   integer powers and inverses are computed with Python integers and fractions (numpy object arrays);
@@ -25,6 +25,7 @@ symmetric, the identity … is not a mismatch (it may rest on that property), no
 """
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import re
@@ -107,16 +108,18 @@ class Book:
     definitions: dict = field(default_factory=dict)
     properties: dict = field(default_factory=dict)  # name → (line, the word)
     heads: dict = field(default_factory=dict)  # defined name → its node (q_i: base q, index i)
+    _bases: dict = field(default_factory=dict)  # id of a name table → its names by letter (see bases)
 
     def definition(self, name: str, line: int):
         """The definition of ``name`` in force just before ``line`` (line, node, section), or None."""
-        seen = [d for d in self.definitions.get(name, ()) if d[0] < line]
-        return seen[-1] if seen else None
+        seen = self.definitions.get(name, ())
+        k = bisect.bisect_left(seen, line, key=lambda d: d[0])  # they are in reading order
+        return seen[k - 1] if k else None
 
     def family_definition(self, node, line: int):
         """``q_j`` after ``q_i = W_Q x_i``: that definition with its index letters renamed (i → j), or None."""
-        for name, head in self.heads.items():
-            mapping = _member(head, node, renaming=True)
+        for name in self.bases().get(node[1], ()):
+            mapping = _member(self.heads[name], node, renaming=True)
             found = self.definition(name, line) if mapping else None
             if found is not None and found[1] is not None:
                 return found[0], rename(found[1], mapping), found[2]
@@ -127,11 +130,24 @@ class Book:
         columns, line) for a matrix, (size, line) for a vector; None if none. A declared vector itself too."""
         name = symbol_name(node)
         for kind in (self.decl.vectors, self.decl.shapes):
-            for head in [name] + [k for k in kind if k != name]:
+            for head in [name] + [k for k in self.bases(kind).get(node[1], ()) if k != name]:
                 seen = [d for d in kind.get(head, ()) if d[-1] <= line]
-                if seen and (head == name or _member(_NAMES.get(head) or _node_of(head), node)):
+                if seen and (head == name or _member(_node_of(head), node)):
                     return seen[-1]
         return None
+
+    def bases(self, names: dict | None = None) -> dict:
+        """The names of ``names`` (default: the defined ones) by their letter: q → [q_i, …] (built once)."""
+        names = self.heads if names is None else names
+        key = id(names)
+        if key not in self._bases:
+            out: dict = {}
+            for name in names:
+                node = self.heads.get(name) or _node_of(name)
+                if node is not None:
+                    out.setdefault(node[1], []).append(name)
+            self._bases[key] = out
+        return self._bases[key]
 
     @classmethod
     def read(cls, frags, macros: dict, plain, decl: Declarations) -> Book:
@@ -297,8 +313,9 @@ def _walk(node):
 class Draw:
     """One draw: random integer values for the free matrices and sizes of a claim, and exact evaluation."""
 
-    def __init__(self, book: Book, rng: random.Random, reading: str = "column"):
+    def __init__(self, book: Book, rng: random.Random, reading: str = "column", primes: dict | None = None):
         self.book, self.rng, self.reading = book, rng, reading  # reading: vectors as columns or as rows
+        self.primes = {} if primes is None else primes  # size name → its prime, shared by a claim's draws
         self.values: dict = {}  # (name, declaration line) → Val; ("size", name) → Val; ("def", name, line) → Val
         self.work = 0
         self.depth = 0
@@ -313,9 +330,9 @@ class Draw:
 
     def _dim(self, expr) -> int:
         expr = sp.sympify(expr)
-        primes = self.book.decl.primes
-        if any(s.name not in primes for s in expr.free_symbols):
-            raise Unsupported(f"the size {expr} is not bound")
+        primes = self.primes
+        for s in sorted(expr.free_symbols, key=lambda s: s.name):
+            primes.setdefault(s.name, int(sp.prime(len(primes) + 2)))  # 3, 5, 7, 11, …: one size, one prime
         value = expr.xreplace({s: sp.Integer(primes[s.name]) for s in expr.free_symbols})
         if not (value.is_Integer and 1 <= value <= MAX_DIM):
             raise Unsupported(f"the size {expr} is not a small whole number at the prime sizes")
@@ -569,9 +586,10 @@ def _test(a, b, book: Book, line: int, seed: str, prefer: str = "column") -> _Te
 def _test_reading(a, b, book: Book, line: int, seed: str, reading: str) -> _Test:
     degree = den = 0
     draw = None
+    primes: dict = {}
     for k in range(DRAWS):
         for attempt in range(3):
-            draw = Draw(book, random.Random(f"{seed}|{k}|{attempt}"), reading)
+            draw = Draw(book, random.Random(f"{seed}|{k}|{attempt}"), reading, primes)
             try:
                 x = draw.ev(a, line)
                 left, draw.matrices = draw.matrices, set()
