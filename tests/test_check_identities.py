@@ -233,3 +233,18 @@ def test_a_recurrence_among_listed_vectors_through_the_checker():
     found = {f.line: f for f in everything if f.basis == "document" and f.kind == "claim"}
     assert found[11].status == "verified" and "randomised exact" in found[11].message
     assert found[15].status == "mismatch" and "a proof" in found[15].message
+
+
+def test_a_matrix_declared_again_after_its_definition_is_a_new_one():
+    book = _book(*ATTENTION, definitions={"Q": (3, "X W^Q")})
+    book.decl.declare("Q", sp.Symbol("n", positive=True), sp.Symbol("k", positive=True), 5)  # "let Q ∈ R^{n×k}"
+    assert _judge(r"Q^\top X = (W^Q)^\top X^\top X", book, line=4).status == "verified"  # Q is XW^Q here
+    verdict = _judge(r"Q^\top X = (W^Q)^\top X^\top X", book, line=9)  # a new Q, not that product
+    assert verdict.status != "verified"
+
+
+def test_shapes_the_prose_gives_are_declarations():
+    text = (r"Take a $d \times d$ matrix $A$ and a $d \times d$ matrix $B$." + "\n\n" + r"Then $$AB = BA.$$" + "\n\n" +
+            r"And $$(AB)^\top = B^\top A^\top.$$" + "\n")
+    found = {f.line: f for f in check_text(text) if f.basis == "document" and f.kind == "claim"}
+    assert found[3].status == "mismatch" and found[5].status == "verified"

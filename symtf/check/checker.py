@@ -550,6 +550,8 @@ class DocumentChecker:
         r"""``W_k \in \mathbb{R}^{d \times d_k}`` anywhere in the document: a matrix of the document's own (three sizes:
         a tensor, one: a vector), also when the prose lists more letters before it (``$q_t$, $k_j$, $v_j \in
         \mathbb{R}^d$``) or a definition precedes it (``S_t = … \in \mathbb{R}^{d \times d}``: its first letter)."""
+        if r"\times" in frag.latex and r"\in" not in frag.latex and len(frag.latex) < 80 and k >= 0:
+            self._declare_in_prose(frag, k)
         if r"\in" not in frag.latex or len(frag.latex) > 400:
             return
         for st in statements(simplify(frag.latex, self.macros, self.plain)):
@@ -574,6 +576,19 @@ class DocumentChecker:
                     self.declared.declare_tensor(name, tuple(dims), frag.line)
                 else:
                     self.declared.declare_vector(name, dims[0], frag.line)
+
+    def _declare_in_prose(self, frag, k: int):
+        r"""``$W_k$ is of shape $D_x \times D_k$``: the shape the prose gives a letter (:func:`_prose_subject`)."""
+        try:
+            exprs = parse(simplify(frag.latex, self.macros, self.plain))[1]
+            if len(exprs) != 1 or not is_shape(exprs[0]) or exprs[0][0] != "mul":
+                return
+            dims = [size_of(n) for n in _axes(exprs[0])]
+        except (ParseError, Undetermined, IndexError, RecursionError):
+            return
+        for subject in _prose_subject(self.frags, k) if len(dims) == 2 else ():
+            if subject and subject[0] == "sym":
+                self.declared.declare(symbol_name(subject), *dims, frag.line)
 
     def _listed_before(self, k: int) -> list:
         r"""The lone letters listed just before fragment ``k`` in its sentence: ``$q$, $k$, $v \in …``."""

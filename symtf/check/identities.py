@@ -161,6 +161,8 @@ class Book:
             for st in (st for piece in pieces for st in statements(piece)):
                 book._define(st.text, frag.line + st.line_offset, frag.section)
             book._properties(frags, k)
+        for entries in book.definitions.values():
+            entries.sort(key=lambda d: d[0])  # reading order, for Book.definition's bisection
         return book
 
     def _define(self, text: str, line: int, section) -> None:
@@ -344,6 +346,9 @@ class Draw:
         name = symbol_name(node)
         book = self.book
         found = book.definition(name, line) or book.family_definition(node, line)
+        fresh = book.decl.at(name, line)
+        if found is not None and fresh is not None and fresh[2] > found[0]:
+            found = None  # declared anew after its definition ("let Q ∈ R^{n×d}" in a later section): a new matrix
         if found is not None:
             def_line, rhs, _ = found
             if rhs is None:
@@ -710,7 +715,8 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
                        f"the identity false, this would happen with probability ≤ {_bound(test.degree, test.den)}")
     given = [f"the prose near line {book.properties[n][0]} calls ${n}$ {book.properties[n][1]!r}" for n in used
              if n in book.properties]
-    given += [f"${n}$ is read as a quantity of the reference model" for n in used if re.split(r"[_^]", n)[0] in tied]
+    given += [f"${n}$ is read as a quantity of the reference model" for n in used
+              if n in tied or re.split(r"[_^]", n)[0] in tied]
     if given:
         return Verdict("unchecked", "definition", f"fails for generic matrices of the declared shapes{at}, but "
                        f"{given[0]}: the identity may rest on what that makes of it, which is not modelled here")
