@@ -164,3 +164,12 @@ def test_an_index_letter_only_on_the_right_is_given_a_free_model_letter():
     text = "# Attention\n\n$$\\mathbf{z}_t = \\sum_{j=1}^{t} a_{tj} \\mathbf{v}_j$$\n"
     (f,) = _at(text, 3)
     assert f.status == "verified" and "for every t" in f.message
+
+
+def test_a_letter_known_in_the_other_convention_binds_only_to_its_meaning_there():
+    text = ("# Self-attention\n\nThe weights $W^Q, W^K$ apply to the embeddings $E$ of the tokens:\n\n$$K = W^Q E$$\n\n"
+            "Recall the keys of the attention: $$K = W^K E$$\n")
+    (wrong,) = _at(text, 5)
+    (right,) = _at(text, 7)
+    assert right.status == "verified" and "$k$" in right.message
+    assert wrong.status == "mismatch" and wrong.diagnosis.startswith("W_Q and W_K")

@@ -69,12 +69,15 @@ def _mapping(letters: list[str], body) -> dict | None:
     return mapping
 
 
-def _candidates(ctx: Context, count: int) -> list[tuple]:
-    """The model's activations (one letter each, no layer) with ``count`` indices, in both orders."""
+def _candidates(ctx: Context, count: int, meant: str | None = None) -> list[tuple]:
+    """The model's activations (one letter each, no layer) with ``count`` indices, in both orders; only the
+    activation ``meant`` (a key of the model, ``"k"``) where the letter already names one in the other
+    convention (``K`` in a document written with columns is still the keys)."""
     table = ctx.table()
     entries = ctx.profile.get("entries", {})
-    bases = [k for k, v in table.items() if v and re.fullmatch(r"[A-Za-z]|\\[a-z]+", k) and k not in ("t", "T")]
-    bases += [k for k in entries if k not in bases]
+    bases = [k for k, v in table.items() if v and re.fullmatch(r"[A-Za-z]|\\[a-z]+", k) and k not in ("t", "T")
+             and (meant is None or v == meant)]
+    bases += [k for k in entries if k not in bases and (meant is None or table.get(entries[k]) == meant)]
     subs = {0: [None], 1: ["i"], 2: ["ij", "ji"]}[count]
     return [("sym", b, s, None) for b in bases for s in subs]
 
@@ -140,11 +143,12 @@ def prepare(a, b, bindings: dict | None = None):
 
 
 def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
-         own: frozenset = frozenset(), give: bool = True) -> tuple[list[Binding], object] | None:
+         own: frozenset = frozenset(), give: bool = True, meant: str | None = None) -> tuple[list[Binding], object] | None:
     r"""``([binding, …], outcome)`` when the right side of ``a = b`` is a reference activation, else None.
     One other letter of the right side that the reference does not know (``\sqrt{h}``, ``B X``) may be
     given a meaning too (:func:`_fillers`), if exactly one meaning makes the definition an activation
-    (and ``give``: the caller allows meanings to be given here)."""
+    (and ``give``: the caller allows meanings to be given here). ``meant``: the only activation the left side
+    may be (the one its letter names in the other convention), if any."""
     if rel != "=":
         return None
     ready = prepare(a, b, bindings)
@@ -166,7 +170,7 @@ def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
         shape = _shape(filled, ctx)
         if shape is None:
             continue
-        for cand in _candidates(ctx, len(letters)):
+        for cand in _candidates(ctx, len(letters), meant):
             tried += 1
             if tried > _MAX_ASSIGNMENTS:
                 return None

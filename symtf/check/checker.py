@@ -982,7 +982,8 @@ class DocumentChecker:
             pass
         except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
             pass
-        found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b))
+        found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b),
+                     self._meant(a, ctx, line))
         if found is None:
             self.unbound.append((len(self.findings), a, b, rel, ctx, line))
             return False
@@ -1014,6 +1015,14 @@ class DocumentChecker:
         if any(n[0] == "sym" and n[1] in self.bindings for n in walk([a, b])):
             return True
         return about_the_model(frag.before + " " + frag.after + " " + (frag.section[-1] if frag.section else ""))
+
+    def _meant(self, a, ctx, line: int) -> str | None:
+        """The activation the letter ``a`` names in the other convention's profile (``K``: the keys), unless the
+        document's prose says what the letter is."""
+        other = ROW if ctx.profile.get("convention") == "column" else COLUMN
+        if a[1] in self.model.meanings:
+            return None  # the prose says what the letter is
+        return other["activations"].get("full", {}).get(a[1])
 
     def _own(self, line: int) -> frozenset:
         """One-letter names the document declares with a shape of its own by ``line`` (not yet bound)."""
@@ -1304,7 +1313,7 @@ def _number_cell(cell: str):
 
 
 def _idle_sum(exprs) -> str | None:
-    """The variable of a sum whose terms do not use it as an index (``\sum_k e^{q_i \cdot k_j}``) while they
+    r"""The variable of a sum whose terms do not use it as an index (``\sum_k e^{q_i \cdot k_j}``) while they
     are indexed by other letters, if any; a sum of an unindexed term (``\sum_{i=1}^n 1``) is a count, not this."""
     from .binding import exponentials
 
