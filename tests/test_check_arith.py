@@ -78,6 +78,7 @@ def test_the_expected_value_is_printed_like_the_printed_side():
     ("`1.1T / 11 = 0.1T`", "verified"),          # T suffix
     ("`3 * 1,024 = 3,072`", "verified"),         # thousands separators
     ("`1.1e24 / 1.52e25 = 7.2%`", "verified"),   # percent
+    ("so 201/202 = 99.5 % of them", "verified"),
     ("`8192 x 4 = 32768`", "verified"),          # x between numbers
     ("`8192 × 5 = 40960`", "verified"),
     ("`4x4x4 = 64`", "verified"),
@@ -112,6 +113,8 @@ def test_rounded_inputs_make_a_near_miss_unchecked_not_a_mismatch():
     assert near.status == "unchecked" and "8k" in near.message
     assert one("`8000 * 45 = 3.8e5`").status == "unchecked"  # 8000 is rounded to thousands
     assert one("`8192 * 45 = 3.8e5`").status == "mismatch"  # whole numbers printed in full are exact
+    assert one("`0.5 * 0.8 = 0.45`").status == "unchecked"  # 0.5 may be 0.55 cut, 0.8 may be 0.84 rounded
+    assert one("`0.5 * 0.8 = 0.7`").status == "mismatch"  # beyond anything the inputs may stand for
     assert one("`128K * 2 = 262144`").status == "unchecked"  # K may be 1024
     assert one("`128K * 2 = 280,123`").status == "mismatch"
     assert one("`70e9 * 2B = 140GB`").status == "unchecked"  # 2B: two bytes here, not two billion

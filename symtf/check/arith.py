@@ -119,9 +119,9 @@ def _rounded_texts(side: Side) -> list[str]:
 
 
 def _could_hold(a: Side, factor, cb, b: Side) -> bool:
-    """Could ``a`` equal ``b`` to the digits printed if each rounded input of ``a`` were any value it rounds
-    from (one unit of its last digit either way; ``128K`` up to 128 · 1024)? Interval arithmetic
-    (``sympy.AccumBounds``)."""
+    """Could ``a`` equal ``b`` to the digits printed if each rounded input of ``a`` were any value it is rounded
+    (half a unit of its last digit either way) or cut (up to one unit above) from, ``128K`` up to 128 · 1024?
+    Interval arithmetic (``sympy.AccumBounds``)."""
     if b.computed and any(rounded for _, rounded, _ in b.inputs):
         return True  # both sides computed from rounded inputs: not judged this far
     subs, node = {}, a.node
@@ -132,7 +132,7 @@ def _could_hold(a: Side, factor, cb, b: Side) -> bool:
             thousands = suffixes.get(text[-1], 0) // 3  # 8k, 16M: perhaps 8 · 2^10, 16 · 2^20
             binary = (sp.Integer(1024) / 1000) ** thousands
             name = f"_input{k}"
-            subs[sp.Symbol(name, positive=True)] = sp.AccumBounds(value - unit, (value + unit) * binary)
+            subs[sp.Symbol(name, positive=True)] = sp.AccumBounds(value - unit / 2, (value + unit) * binary)
             node = _replace(node, num, ("sym", name, None, None))
     if not subs:
         return False

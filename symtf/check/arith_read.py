@@ -27,6 +27,7 @@ _SCAN = re.compile(r"""
 | (?P<op>\*\*|[*/^+×·()\-−])
 | (?P<other>.)
 """, re.X | re.S)
+_PERCENT = re.compile(r"[ \t]?%")
 _GLUED = re.compile(r"[A-Za-zµ]+")  # letters right after a number: a suffix, a unit, x, or a word
 _STUCK = re.compile(r"[.,:\-_]?\d|[.:_]\w")  # 1.2.3, 1,2, 1:2, 1-2, 1_000: not one number (2/3 is)
 _OPS = {"*": "*", "**": "^", "^": "^", "/": "/", "+": "+", "-": "-", "−": "-", "×": "*", "·": "*", "x": "*"}
@@ -78,8 +79,9 @@ def tokens(text: str) -> list[Token]:
             num = m.group("num")
             glued = _GLUED.match(text, pos)
             scale, unit = 0, None
-            if text.startswith("%", pos):
-                scale, pos = -2, pos + 1
+            percent = _PERCENT.match(text, pos)
+            if percent:  # 7.2% or 99.5 %
+                scale, pos = -2, percent.end()
             elif glued and glued.group() in suffixes:
                 scale, pos = suffixes[glued.group()], glued.end()
             elif glued and glued.group() in units:
