@@ -151,6 +151,7 @@ def test_runs_are_bounded_and_linear():
     toks = tokens("((((((((((((((((((1))))))))))))))))))) = 1")
     assert chain(toks) is None  # nested too deep
     assert runs("x" * 100_000) == []
+    assert runs("(" * 10_000 + "1 = 1" + ")" * 10_000) == []  # a run past the cap is not trimmed token by token
 
 
 # ------------------------------------------------------------------------------------------------ the corpus

@@ -259,7 +259,7 @@ def runs(text: str) -> list[list[Token]]:
         if tok is not None and tok.kind != "word":
             cur.append(tok)
             continue
-        if cur:
+        if cur and len(cur) <= _MAX_TOKENS:  # a longer run is not a sentence's arithmetic
             before = toks[k - len(cur) - 1] if k - len(cur) - 1 >= 0 else None
             run = _trim(cur, text, before, tok)
             if run:
@@ -270,7 +270,7 @@ def runs(text: str) -> list[list[Token]]:
 
 def _trim(run: list[Token], text: str, before: Token | None, after: Token | None) -> list[Token]:
     glued_before = before is not None and before.end == run[0].start and before.text not in "([{\"'"
-    if run[0].kind in ("op", "rel", "rp") and run[0].text not in "(" or glued_before:
+    if run[0].kind in ("op", "rel", "rp") or glued_before:
         rel = next((k for k, t in enumerate(run) if t.kind == "rel"), None)
         run = [] if rel is None else run[rel + 1:]
     glued_after = after is not None and run and after.start == run[-1].end and after.text not in ".,;:!?)]}\"'"
