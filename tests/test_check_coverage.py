@@ -325,3 +325,14 @@ def test_a_product_of_one_heads_weight_and_every_heads_is_not_a_misfit():
     doc = ("Let $A \\in \\mathbb{R}^{n \\times d_k}$ and $B \\in \\mathbb{R}^{n \\times d_k}$.\n\n"
            "$$C = A B \\in \\mathbb{R}^{n \\times d_k}$$\n")
     assert "mismatch" in statuses(doc)
+
+
+def test_a_model_function_word_before_a_relation_and_tables_with_arrows():
+    # scalingbook-training.md line 324: \textnormal{T} & \approx \max(…) — T names a quantity here, not T(·)
+    assert only(r"\textnormal{T} \approx \max \left(\frac{4 \cdot B}{Y \cdot C}, \frac{2 B}{W}\right)")[2] == ["≈"]
+    # scalingbook-training.md line 583: a table whose cells are maps In[B, D] … \rightarrow Out[B, D]
+    chain = only(r"\begin{array}{cc} \text{DP} & \text{In}[B_X, D] \cdot_D W_\text{in}[D, F] \rightarrow "
+                 r"\text{Out}[B_X, F] \end{array}")
+    assert chain[1][0][0] == "matrix" and chain[1][0][1][0][1][1] == "relation →"
+    # iclr24-understanding-icl.md line 927: \mathrm{lin, te} is one name
+    assert only(r"\mathcal{L}_\mathrm{lin, te}(w) = 0")[1][0][1][2] == "lin, te"

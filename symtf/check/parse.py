@@ -457,7 +457,7 @@ class Parser:
                     self.i = save
             if self.at("(", "["):
                 return ("call", val, star, self.call_args())
-            if self.peek()[0] in ("letter", "cmd", "num"):
+            if self.peek()[0] in ("letter", "cmd", "num") and self.peek()[1] not in self._STOP:
                 return ("call", val, star, [self.postfix(self.atom())])
         elif len(val) > 1 and re.fullmatch(r"[A-Za-z]+", val) and (val in OPERATOR_WORDS or self.at("(")):
             name = val + ("_{" + (self.next() and self.group_text()) + "}" if self.at("_") else "")
@@ -602,18 +602,18 @@ class Parser:
         return ("list", seps.pop() if seps else ",", items)
 
     def matrix(self):
-        rows, row = [], [self.expr()]
+        rows, row = [], [self.event()]
         while True:
             tok = self.next()
             if tok[1] == "&":
-                row.append(self.expr())
+                row.append(self.event())
             elif tok[0] == "rowsep":
                 rows.append(row)
                 while self.peek()[0] == "rowsep":  # an empty row (\\ \\, \\[3pt]): spacing in a table
                     self.next()
                 if self.peek()[0] == "end":
                     continue
-                row = [self.expr()]
+                row = [self.event()]
             elif tok[0] == "end":
                 if row and (not rows or rows[-1] is not row):
                     rows.append(row)
