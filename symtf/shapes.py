@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Iterator, Mapping
 
 from sympy import Expr, cancel, sympify
@@ -55,9 +56,16 @@ CONVENTIONAL_RELATIONS: tuple[tuple[Expr, Expr, str], ...] = (
 
 
 def compare_sizes(left, right, relations: Mapping[Expr, Expr] | None = None) -> tuple[Verdict, str]:
-    r"""Judge $\text{left} = \text{right}$ for sizes (three-valued), under ``relations`` (symbol ↦ value)."""
-    relations = dict(relations or {})
+    r"""Judge $\text{left} = \text{right}$ for sizes (three-valued), under ``relations`` (symbol ↦ value).
+
+    Memoised on its arguments (a Shape table repeats the same few comparisons on every row)."""
     left, right = sympify(left), sympify(right)
+    return _compare_sizes(left, right, tuple(sorted((relations or {}).items(), key=str)))
+
+
+@lru_cache(maxsize=4096)
+def _compare_sizes(left, right, relations: tuple) -> tuple[Verdict, str]:
+    relations = dict(relations)
     if left == right:
         return Verdict.CONSISTENT, "equal"
     diff = cancel((left - right).subs(relations))  # sizes are rational functions of the size symbols
