@@ -210,6 +210,11 @@ def test_neither_reading_holding_keeps_the_scalar_rule():
     assert _claim("2BDF / DF = 3B").status == "unchecked"  # letters: a symbolic difference is never a mismatch
 
 
+def test_a_printed_fraction_before_letters_is_a_coefficient():
+    found = _claim("1/2 B F^2 = B F^2 / 2")  # (1/2) B F^2, as in 1/2 m v^2
+    assert found.status == "verified" and "juxtaposition" not in found.message
+
+
 def test_an_explicit_product_after_a_division_is_read_as_written():
     found = _claim(r"a / b \cdot c = ac / b")
     assert found.status == "verified" and "juxtaposition" not in found.message

@@ -151,9 +151,12 @@ _EXPLICIT = ("*", "\\cdot", "\\times", "·", "×")
 
 def juxtaposed_division(text: str) -> bool:
     r"""Is some ``/`` of ``text`` followed by a product written without an operator (``/ DF``, ``/2y``,
-    ``/ d_\text{model} h``), and none by an explicit one (``a / b \cdot c``: read as written)?"""
+    ``/ d_\text{model} h``), and none by an explicit one (``a / b \cdot c``: read as written)? A printed
+    fraction before letters (``1/2 m v^2``) is a coefficient, as written."""
     found = False
     for k in [k for k, ch in enumerate(text[:2000]) if ch == "/"][:20]:
+        if text[:k].rstrip()[-1:].isdigit() and re.match(r"\s*\d+(\.\d+)?\s*[A-Za-z\\]", text[k + 1:k + 40]):
+            continue  # 1/2 m v^2: a printed fraction before the letters, (1/2) m v^2
         pos, count = k + 1, 0
         while pos < len(text) and count < 8:
             while pos < len(text) and text[pos] in " \t":
