@@ -288,6 +288,7 @@ def _walk(node):
 def test_definitions_dots_and_plain_tex_spellings():
     # iclr25-positional-embedding.md line 152, omniverse-gpt-notations.md lines 278, 334, 696, 2104
     assert only(r"x^{\prime}_i := x_i + p_i") == only(r"x^{\prime}_i = x_i + p_i")
+    assert only(r"S_t \triangleq S_{t-1}") == only(r"S_t \coloneqq S_{t-1}") == only(r"S_t = S_{t-1}")
     assert only(r"i=1,...,m") == only(r"i=1,\dots,m")
     assert only(r"A \in M_{mn}(\Bbb F)") == only(r"A \in M_{mn}(\mathbb{F})")
     assert only(r"B \xrightarrow[]{\text{transpose}} C")[2] == ["→"]
