@@ -524,6 +524,8 @@ class Draw:
 
 
 def _number(node) -> Fraction:
+    if re.search(r"[eE][+-]?\d{3}", node[2] or ""):
+        raise Unsupported(f"the number {node[2]!r} is too large to expand")
     try:
         return Fraction(node[2])
     except (ValueError, TypeError, ZeroDivisionError) as exc:
@@ -642,11 +644,6 @@ def _sizes(draw: Draw) -> str:
     return ", ".join(f"{name} = {p}" for name, p in sorted(draw.sizes.items(), key=lambda kv: kv[1]))
 
 
-def _shown(name: str, book: Book, line: int) -> str:
-    found = book.definition(name, line)
-    return f"${name}$" + (f" as defined on line {found[0]}" if found else "")
-
-
 def _holds(a, b, book, line, seed, prefer) -> bool:
     try:
         return _test(a, b, book, line, seed, prefer).equal
@@ -701,21 +698,34 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
     prefer = "row" if ctx is not None and getattr(ctx, "profile", {}).get("convention") == "row" else "column"
     try:
         test = _test(a, b, book, line, seed, prefer)
-    except Unsupported:
+    except (Unsupported, ZeroDivisionError, OverflowError, RecursionError):  # not a claim this module decides
         return None
+    return _verdict(a, b, rel, test, book, line, ctx, prefer, seed, tied, unparse(lone) if free else None)
+
+
+def _verdict(a, b, rel, test: _Test, book: Book, line: int, ctx, prefer: str, seed: str, tied, free) -> Verdict:
+    """The finding for an exact test: verified with its bound, or a mismatch with its diagnosis, or unchecked
+    where a failure may rest on what the document says elsewhere (``free``: the lone letter of the claim that
+    the document declares but does not define, as written)."""
     draw = test.draw
     used = sorted(draw.matrices)
+
+    def shown(name: str) -> str:
+        return "$" + draw.shown.get(name, name) + "$"
+
     sizes = "; ".join(x for x in (_sizes(draw) and "sizes " + _sizes(draw), test.reading) if x)
     at = f" ({sizes})" if sizes else ""
-    subst = f", with {', '.join(_shown(n, book, line) for n in sorted(draw.defined))}" if draw.defined else ""
+    defined = [shown(n) + (f" as defined on line {book.definition(n, line)[0]}" if book.definition(n, line) else "")
+               for n in sorted(draw.defined)]
+    subst = f", with {', '.join(defined)}" if defined else ""
     if test.equal:
         return Verdict("verified", "definition",
                        f"holds by a randomised exact test: both sides are equal in exact integer arithmetic at "
                        f"{DRAWS} independent draws of integer matrices of the declared shapes{at}{subst}; were "
                        f"the identity false, this would happen with probability ≤ {_bound(test.degree, test.den)}")
-    given = [f"the prose near line {book.properties[n][0]} calls ${n}$ {book.properties[n][1]!r}" for n in used
+    given = [f"the prose near line {book.properties[n][0]} calls {shown(n)} {book.properties[n][1]!r}" for n in used
              if n in book.properties]
-    given += [f"${n}$ is read as a quantity of the reference model" for n in used
+    given += [f"{shown(n)} is read as a quantity of the reference model" for n in used
               if n in tied or re.split(r"[_^]", n)[0] in tied]
     if given:
         return Verdict("unchecked", "definition", f"fails for generic matrices of the declared shapes{at}, but "
@@ -724,12 +734,12 @@ def judge(a, b, rel: str, book: Book, line: int, section=(), before: str = "", a
     if left != right:  # Q K^T = X W_Q W_K^T X^T with Q, K only declared: a link the document makes elsewhere?
         return Verdict("unchecked", "definition",
                        f"the sides differ for generic matrices{at}, but they are made of different matrices "
-                       f"({', '.join('$' + n + '$' for n in sorted(left))} on the left, "
-                       f"{', '.join('$' + n + '$' for n in sorted(right))} on the right): the document may "
+                       f"({', '.join(shown(n) for n in sorted(left))} on the left, "
+                       f"{', '.join(shown(n) for n in sorted(right))} on the right): the document may "
                        "relate them in a way not read here (a definition in prose), so it is not called false")
     if free:
         return Verdict("unchecked", "definition",
-                       f"not an identity of generic matrices{at}: a property this document states of ${name}$, "
+                       f"not an identity of generic matrices{at}: a property this document states of ${free}$, "
                        "which it declares but does not define")
     diagnosis, expected = _diagnose(a, b, rel, book, line, seed, ctx, prefer)
     return Verdict("mismatch", "definition",
