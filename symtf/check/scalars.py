@@ -126,8 +126,10 @@ def judge_scalar(a_node, b_node, rel: str, book: ScalarBook, text: str = "") -> 
     left to right (``(2BDF/D)·F``) leaves it unchecked; when neither reading holds, the rule for one reading
     applies (a mismatch for numbers only)."""
     loose = _judge(a_node, b_node, rel, book)
+    if loose is None or not juxtaposed_division(text):
+        return loose
     tight_a, tight_b = tight(a_node), tight(b_node)
-    if loose is None or (tight_a, tight_b) == (a_node, b_node) or not juxtaposed_division(text):
+    if (tight_a, tight_b) == (a_node, b_node):
         return loose
     close = _judge(tight_a, tight_b, rel, book)
     if close is None:
