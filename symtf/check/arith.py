@@ -21,6 +21,7 @@ import re
 import sympy as sp
 
 from .arith_read import Side, Token, _units, chain, runs, tokens
+from .compare import replace_node
 from .report import Finding
 from .scalars import NotScalar, Verdict, _last_digit, _numbers, _show, to_sympy
 
@@ -133,7 +134,7 @@ def _could_hold(a: Side, factor, cb, b: Side) -> bool:
             binary = (sp.Integer(1024) / 1000) ** thousands
             name = f"_input{k}"
             subs[sp.Symbol(name, positive=True)] = sp.AccumBounds(value - unit / 2, (value + unit) * binary)
-            node = _replace(node, num, ("sym", name, None, None))
+            node = replace_node(node, num, ("sym", name, None, None))
     if not subs:
         return False
     try:
@@ -154,17 +155,6 @@ def _split_bounds(expr) -> tuple | None:
     if isinstance(expr, sp.AccumBounds):
         return expr.min, expr.max
     return (expr, expr) if expr.is_number and expr.is_finite else None
-
-
-def _replace(node, old, new):
-    """``node`` with the first occurrence of the sub-node ``old`` (by identity) replaced by ``new``."""
-    if node is old:
-        return new
-    if isinstance(node, tuple):
-        return tuple(_replace(c, old, new) if isinstance(c, (tuple, list)) else c for c in node)
-    if isinstance(node, list):
-        return [_replace(c, old, new) for c in node]
-    return node
 
 
 _PRINTED = re.compile(r"(?P<mant>[\d,]*\.?\d+)(?P<exp>[eE][+-]?\d+)?(?P<suffix>[kKMBT%])?")
