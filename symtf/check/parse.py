@@ -221,13 +221,17 @@ class Parser:
         """One side of a relation: an expression, or a list of them (``W^Q, W^K \\in …``, ``j = 1, \\dots, T``)
         as a tuple, which no evaluator reads as a value."""
         first = self.expr()
-        if not self.at(","):
-            return first
+        return ("tuple", self.listed(first, self.expr)) if self.at(",") else first
+
+    def listed(self, first, read, seps=(",",)) -> list:
+        """``first`` and the items ``read`` gives after each separator in ``seps``; an item after ``|`` or ``;``
+        (``P(x | y)``, ``f(x; \\theta)``) is wrapped in a call no evaluator knows."""
         items = [first]
-        while self.at(","):
-            self.next()
-            items.append(self.expr())
-        return ("tuple", items)
+        while self.at(*seps):
+            sep = self.next()[1]
+            item = read()
+            items.append(item if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [item]))
+        return items
 
     def expr(self):
         terms, signs = [], []
@@ -355,11 +359,7 @@ class Parser:
         """The arguments in ``(…)`` or ``[…]``; one after ``|`` or ``;`` (``P(x | y)``, ``f(x; \\theta)``) is
         wrapped in a call no evaluator knows, so such a call is parsed and never evaluated."""
         close = {"(": ")", "[": "]"}[self.next()[1]]
-        args = [self.event()]
-        while self.at(",", ";", "|"):
-            sep = self.next()[1]
-            arg = self.event()
-            args.append(arg if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [arg]))
+        args = self.listed(self.event(), self.event, (",", ";", "|"))
         self.expect(close)
         return args
 
@@ -393,11 +393,7 @@ class Parser:
         if val == "(":
             first = self.event()
             if self.at(",", ";", "|"):  # (a, b); p(x | y), f(x; θ) as a product's argument: never evaluated
-                items = [first]
-                while self.at(",", ";", "|"):
-                    sep = self.next()[1]
-                    arg = self.event()
-                    items.append(arg if sep == "," else ("call", "given" if sep == "|" else "parameters", False, [arg]))
+                items = self.listed(first, self.event, (",", ";", "|"))
                 self.expect(")")
                 self.wrapped = ("tuple", items)
                 return self.wrapped
@@ -408,20 +404,13 @@ class Parser:
         if val == "{":
             e = self.expr()
             if self.at(","):  # {x_1, \dots, x_T}: a set written without its backslashes
-                items = [e]
-                while self.at(","):
-                    self.next()
-                    items.append(self.expr())
-                e = ("call", "set", False, items)
+                e = ("call", "set", False, self.listed(e, self.expr))
             self.expect("}")
             return e
         if val == "[":
             return self.bracket()
         if kind == "esc" and val == r"\{":  # a set {a, b, …}: a call no evaluator knows
-            items = [self.expr()]
-            while self.at(","):
-                self.next()
-                items.append(self.expr())
+            items = self.listed(self.expr(), self.expr)
             self.expect(r"\}")
             return items[0] if len(items) == 1 else ("call", "set", False, items)
         if kind == "esc" and val == r"\|":  # ‖x‖
