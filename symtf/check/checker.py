@@ -1,4 +1,8 @@
-"""Check a whole document: every fragment in its context, tables, and the notation lint."""
+"""Check a whole document: every fragment in its context, tables, and the notation lint.
+
+The document's own letters tied to the model live in :mod:`symtf.check.tying`, the numbers it gives (worked
+examples, values in prose and tables) in :mod:`symtf.check.worked`, its convention in :mod:`symtf.check.convention`.
+"""
 from __future__ import annotations
 
 import re
@@ -7,26 +11,27 @@ from dataclasses import replace
 import numpy as np
 
 from .arith import arithmetic
-from .binding import bind, near_miss, prepare, substitute, unify
-from .compare import _head_vars, expected_for, free_vars, judge, relative_precision, rename, tolerance, walk
+from .compare import expected_for, free_vars, judge, tolerance, walk
 from .context import TAGS, Context, example_key, is_example, kind_for
 from .diagnose import _star_all as _star
 from .diagnose import diagnose
 from .docshapes import Declarations, Misfit, Undetermined, _same, _show, shape, size_of
-from .document import DocumentModel, about_the_model, deviations_in, meaning_from_prose
+from .document import DocumentModel, deviations_in, meaning_from_prose
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
 from symtf.sources import read
 from .identities import Book as MatrixBook
 from .identities import judge as judge_identity
 from .figures import check_figures, check_shape, check_size_relation, is_figures_table, is_shape
 from .normalize import statements
-from .notation import COLUMN, ROW
+from .convention import choose_profiles, convention_votes  # noqa: F401 - choose_profiles is public here
 from .parse import ParseError, parse
 from .report import Finding
 from .macros import SEPARATOR, bold_letters, document_macros, simplify
 from .scalars import NotScalar, ScalarBook, judge_scalar, juxtaposed_division, node_names, symbol_name, to_sympy
 from .scalars import tight
+from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
+from .worked import Worked, _example_value
 
 FUNCTION_DEFS = ("softmax", "LayerNorm", "ReLU", "GELU", "FFN", "MLP")
 _OPERATOR = re.compile(r"\s*\\(odot|times|cdot|circ|otimes|oplus)\s*")
@@ -43,67 +48,12 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
-_MAX_UNIFY = 60  # claims per document whose unknown letters are given a reference reading (bounded work)
-
-
-def choose_profiles(frags, convention: str, profile: dict | None, macros: dict | None = None):
-    """(primary, secondary) profiles: a user profile, the requested convention, or auto-detection
-    (:func:`convention_votes`)."""
-    if profile is not None:
-        return profile, None
-    if convention == "column":
-        return COLUMN, None
-    if convention == "row":
-        return ROW, None
-    row, col = convention_votes(frags, macros)
-    if row == col:  # no formula shows the convention: the letters the document uses (Q, K, V, X: row)
-        for frag in frags:
-            latex = re.sub(r"\s+", "", frag.latex[:2000])  # x ^{(0)} is x^{(0)}
-            row += len(re.findall(r"(?<![\\a-zA-Z])[QKVX](?![a-zA-Z])|W\^\{?[QKV]|d_\{?k\}?", latex))
-            col += len(re.findall(r"x\^\{\(\d\)\}|q_n|W_\{?[QKV]\}?\^?\{?h?\}? ?x", latex))
-    return (ROW, COLUMN) if row > col else (COLUMN, ROW)
-
-
-_T = r"\^\s*\{?\s*(?:\\top|T|\\intercal)\s*\}?"  # a transpose
-_SUB = r"(?:\s*[_^]\s*(?:\{[^{}]{0,12}\}|[A-Za-z0-9]))*"  # subscripts and superscripts of a letter
-#: (pattern, side): how a convention shows in a formula (after fonts and the document's macros are dropped).
-#: Row: data on the left of a weight (X W^Q, x_i W), Q K^T, softmax(…) V. Column: a weight on the left
-#: of data (W^Q x, A x_i, W^Q E), K^T Q or Q^T K, V softmax(…), the post's x^{(0)} and q_n.
-_VOTES = tuple((re.compile(p), side) for p, side in (
-    (r"(?<![A-Za-z\\])[XHE]" + _SUB + r"\s*W", "row"),
-    (r"(?<![A-Za-z\\])x" + _SUB + r"\s*W", "row"),
-    (r"(?<![A-Za-z\\])Q" + _SUB + r"\s*K" + _SUB.replace("*", "?") + _T, "row"),
-    (r"softmax\s*\\?(?:left)?\(.{1,80}?\)\s*(?:\\right\))?\s*V(?![A-Za-z])", "row"),
-    (r"(?<![A-Za-z\\])W" + _SUB + r"\s*(?:[xehqkv]|[XE](?![A-Za-z]))", "column"),
-    (r"(?<![A-Za-z\\])[A-D]\s*x_", "column"),
-    (r"(?<![A-Za-z\\])[KQ]" + _T + r"\s*[QK](?![A-Za-z])", "column"),
-    (r"(?<![A-Za-z\\])V\s*\\?(?:text\{)?(?:softmax|sigma)", "column"),
-    (r"(?<![A-Za-z\\])q" + _SUB.replace("*", "?") + r"\s*k" + _SUB.replace("*", "?") + _T, "row"),
-    (r"(?<![A-Za-z\\])q" + _SUB.replace("*", "?") + _T + r"\s*k", "column"),
-    (r"x\^\{\(\d\)\}", "column"),
-))
-
-
-def convention_votes(frags, macros: dict | None = None) -> tuple[int, int]:
-    """(row, column): how many formulas of the document read each way (see ``_VOTES``)."""
-    votes = {"row": 0, "column": 0}
-    for frag in frags:
-        text = simplify(frag.latex[:2000], macros)
-        text = re.sub(r"\\(?:mathbf|boldsymbol|bm|mathrm|text|operatorname)\s*(?:\{\s*([^{}]*)\}|([A-Za-z]))",
-                      lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
-        text = re.sub(r"\\[,;:!]|\\(?:left|right|big|Big|bigg)(?![A-Za-z])", " ", text)
-        text = re.sub(r"(?<![_^])\{\s*([A-Za-z])\s*\}", r"\1", text)  # {W}^K: the letter
-        for pattern, side in _VOTES:
-            votes[side] += len(pattern.findall(text))
-    return votes["row"], votes["column"]
-
-
 def _n_for(latex: str) -> int:
     digits = [int(d) for sub in re.findall(r"_\{?(\d\d?)\}?", latex) for d in sub]
     return max([3] + [d for d in digits if d <= 9])
 
 
-class DocumentChecker:
+class DocumentChecker(Tying, Worked):
     def __init__(self, source, convention: str = "auto", profile: dict | None = None):
         self.text = text = str(source)  # a str, or a symtf.sources.Source (a str that knows its format)
         reading = read(source)
@@ -126,7 +76,7 @@ class DocumentChecker:
         self.scalars = ScalarBook()
         self.bindings: dict = {}  # document letter -> [Binding]: the reference activations its definitions name
         self.unbound: list = []  # definitions of document letters that bound nothing (see _contradictions)
-        self.unify_budget = _MAX_UNIFY
+        self.unify_budget = MAX_UNIFY
         self.declared = Declarations()  # the document's own matrices and their declared shapes
         self.identities: MatrixBook | None = None  # their definitions and properties, read on first use
         self.identity_verdicts: dict = {}  # (line, link) → the verdict of identities.judge (None: not one)
@@ -375,29 +325,6 @@ class DocumentChecker:
                 self.constant_lines[(frag.section, exprs[0][1])] = frag.line
 
     # ------------------------------------------------------------------ tables
-    def _table_constants(self) -> list:
-        """``| d_model (D) | 5,120 |``: a table row that names a letter in parentheses (or a ratio of two, ``(F / D)``)
-        and gives a number is the document's value of that letter, from the row's line on:
-        ``[(line, name, expression)]`` in reading order."""
-        import sympy as sp
-
-        out = []
-        for table in self.tables:
-            if is_figures_table(table):
-                continue
-            for line, cells in table.rows:
-                named = [m for c in cells if (m := _NAMED_CELL.search(c))]
-                values = [v for c in cells if (v := _number_cell(c)) is not None]
-                if len(named) != 1 or len(values) != 1:
-                    continue
-                top, bottom = named[0].group(1), named[0].group(2)
-                if bottom:  # (F / D) = 2.7: F is 2.7 D
-                    out.append((line, top, values[0] * sp.Symbol(bottom)))
-                else:
-                    out.append((line, top, values[0]))
-        return sorted(out, key=lambda t: t[0])
-
-
     def _table_layout(self):
         shape_cells, subjects = {}, {}
         for t, table in enumerate(self.tables):
@@ -940,262 +867,6 @@ class DocumentChecker:
             return self._example_values(frag, line, text, a, b, ctx)
         self._record(line, link, a, b, rel, links, out, ctx, back)
 
-    def _own_indices(self, a, b, rel, ctx, fb, out):
-        """``a_{it} = …`` in a document that numbers tokens with its own letters: the link with the left side's
-        index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
-        usable = self._usable()
-        ready = prepare(a, b, usable)
-        if ready is not None:
-            _, mapping, body = ready
-            left = rename(substitute(a, usable), mapping)
-        else:
-            mapping, left, body = {}, substitute(a, usable), substitute(b, usable)
-        other = judge(left, body, rel, ctx)  # in this document's convention only: its letters were read in it
-        for _ in range(2):  # a letter still unknown as an index (``\sum_{i=1}^t``): given a free model letter
-            m = re.search(r"uses '([a-z])', which is not bound", other.message)
-            used = "".join((n[2] or "") if n[0] == "sym" else (n[1] or "") if n[0] == "sum" else "" for n in walk([left, body]))
-            free = [x for x in ("i", "j") if x not in mapping.values() and x not in used]
-            if other.status != "unchecked" or not m or not free or m.group(1) in mapping:
-                break
-            step = {m.group(1): free[0]}
-            mapping[m.group(1)] = free[0]
-            left, body = rename(left, step), rename(body, step)
-            other = judge(left, body, rel, ctx)
-        back = {v: k for k, v in mapping.items()}
-        if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
-            return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
-        other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
-        other.message = re.sub(r"for every ([ij](?:, [ij])*)", lambda m: "for every " + ", ".join(
-            back.get(x, x) for x in m.group(1).split(", ")), other.message)
-        return left, body, other, back
-
-    def _bind(self, frag, line, link, a, b, rel, ctx) -> bool:
-        """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
-        verified, and remembered so that later definitions read it as that activation. A definition that
-        binds nothing is kept for :meth:`_contradictions`. True if a finding was added."""
-        if a is None or a[0] != "sym" or a[1] in self.model.meanings:
-            return False
-        try:
-            ctx.resolve(a, {"i": 1, "j": 1, "h": 1})
-            return False  # the reference knows the letter: not the document's own
-        except CheckError:
-            pass
-        except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
-            pass
-        found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b),
-                     self._meant(a, ctx, line))
-        if found is None:
-            self.unbound.append((len(self.findings), a, b, rel, ctx, line))
-            return False
-        (binding, *given), out = found
-        mine = unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
-        first = next((x for x in self.bindings.get(binding.key, ()) if x.candidate[1] == binding.candidate[1] and
-                      x.candidate[2] != binding.candidate[2]), None)
-        if first is not None:  # the same activation with its indices exchanged: the two factors' roles swapped
-            theirs = unparse(rename(first.candidate, dict(zip(("i", "j"), first.order))))
-            self.add_claim([a, b], line, link, "mismatch", "definition",
-                           f"line {first.line} defines ${unparse(a)}$ as the reference model's ${theirs}$; this "
-                           f"definition makes it ${mine}$: the indices' roles exchanged", basis="document",
-                           diagnosis="the indices' roles exchanged (the two factors swapped)")
-            return True
-        self.bindings.setdefault(binding.key, []).append(binding)
-        for other in given:
-            self.bindings.setdefault(other.key, [other])
-        how = out.message.replace("for every i, j", "for every " + ", ".join(binding.order)).replace(
-            "for every i ", f"for every {binding.order[0]} " if binding.order else "for every i ")
-        also = "".join(f", reading ${_shown(k)}$ as ${unparse(k.candidate)}$" for k in given)
-        self.add_claim([a, b], line, link, "verified", "definition",
-                       f"defines ${unparse(a)}$ as the reference model's ${mine}${also}: its right side {how}")
-        self.findings[-1].defines = binding.key
-        return True
-
-    def _may_give(self, frag, a, b) -> bool:
-        """May letters the reference does not know be given a model meaning here? Where the paragraph or its
-        heading speaks of the model, or the claim uses a letter the document has already tied to it."""
-        if any(n[0] == "sym" and n[1] in self.bindings for n in walk([a, b])):
-            return True
-        return about_the_model(frag.before + " " + frag.after + " " + (frag.section[-1] if frag.section else ""))
-
-    def _meant(self, a, ctx, line: int) -> str | None:
-        """The activation the letter ``a`` names in the other convention's profile (``K``: the keys), unless the
-        document's prose says what the letter is."""
-        other = ROW if ctx.profile.get("convention") == "column" else COLUMN
-        if a[1] in self.model.meanings:
-            return None  # the prose says what the letter is
-        return other["activations"].get("full", {}).get(a[1])
-
-    def _own(self, line: int) -> frozenset:
-        """One-letter names the document declares with a shape of its own by ``line`` (not yet bound)."""
-        return frozenset(k for k, v in self.declared.shapes.items() if re.fullmatch(r"[A-Za-z]", k) and
-                         any(d[2] <= line for d in v) and k not in self.bindings)
-
-    def _unify(self, frag, line, link, a, b, rel, ctx) -> bool:
-        """``q_i = A x_i``: the document's own letters read as the reference quantities that make the claim
-        hold, when exactly one reading does (:func:`symtf.check.binding.unify`); verified, and remembered.
-        Bounded: at most ``_MAX_UNIFY`` claims of a document are tried."""
-        if self.unify_budget <= 0 or not self._may_give(frag, a, b):
-            return False
-        self.unify_budget -= 1
-        found = unify(a, b, rel, ctx, line, self._usable(), self._own(line))
-        if found is None:
-            return False
-        made, out, (left, filled, back) = found
-        for binding in made:
-            if binding.key not in self.bindings:
-                self.bindings[binding.key] = [binding]
-        read = ", ".join(f"${_shown(k)}$ as ${unparse(k.candidate)}$" for k in made)
-        self.add_claim([a, b], line, link, "verified", "definition",
-                       f"reads {read} (the reference model's): then the claim holds ({out.message})")
-        return True
-
-    def _usable(self) -> dict:
-        """The document's letters bound to one reference activation (never two different ones)."""
-        return {k: v[0] for k, v in self.bindings.items() if len({x.candidate for x in v}) == 1}
-
-    def _contradictions(self):
-        """A definition one small edit away from the reference activation that another line of the document
-        binds the same letter to: the document contradicts its own definition (a mismatch, with the edit).
-        A missing scale before the scaled definition is left unchecked: a text may introduce it later."""
-        for index, a, b, rel, ctx, line in self.unbound:
-            found = self.findings[index] if index < len(self.findings) else None
-            seen = self.bindings.get(a[1], [])
-            if found is None or found.line != line or found.status != "unchecked" or \
-                    len({x.candidate for x in seen}) != 1:
-                continue
-            bindings = {k: v for k, v in self._usable().items() if k != a[1]}
-            miss = near_miss(a, b, rel, ctx, seen[0], bindings)
-            if miss is None:
-                continue
-            name, edited = miss
-            other = seen[0].line
-            mine = unparse(rename(seen[0].candidate, dict(zip(("i", "j"), seen[0].order))))
-            if name.startswith("missing") and line < other:
-                found.message = (f"defines ${unparse(a)}$ without the scale that line {other} gives it (there, the "
-                                 f"reference model's ${mine}$): a text may add the scale later, so not a mismatch")
-                continue
-            found.status, found.rule, found.diagnosis, found.basis = "mismatch", "definition", name, "document"
-            found.expected = unparse(("chain", [a, edited], [rel]))
-            found.message = (f"line {other} defines ${unparse(a)}$ as the reference model's ${mine}$; this "
-                             f"definition differs from it by {name}")
-
-    def _worked(self, frag, line, link, a, b, rel, ctx) -> bool:
-        """A worked example in the document's own letters: ``x_1 = [1, 0, 1, 0]`` binds its printed value to
-        the name as written (a letter the reference does not know; a reference letter is bound by
-        :meth:`_example_values` when the model's values cannot confirm it); ``q_1 = x_1 W_Q`` of bound values
-        computes and binds ``q_1`` (a mismatch if the printed values do not fit together); a link that mixes
-        bound values with the model's quantities is left unchecked. Links among bound values only are judged
-        by the usual comparison, in printed-number mode. True if a finding was added."""
-        if a is None:
-            return False
-        syms = [n for n in walk([a, b]) if n[0] == "sym"]
-        bound = [n for n in syms if is_example(n, ctx) and  # a printed vector or matrix (a constant mixes freely)
-                 not is_scalar(ctx.fvars.get(example_key(n), ctx.fvars.get(n[1])))]
-        left = a[0] == "sym" and not is_example(a, ctx) and rel == "="
-        rhs = [n for n in walk(b) if n[0] == "sym"]
-        if left and not rhs and _example_value(a, b) and self._reference_quantity(a, ctx) is False:
-            return self._bind_example(frag, line, link, a, b, ctx, "printed")
-        if left and rhs and all(is_example(n, ctx) for n in rhs):
-            return self._bind_example(frag, line, link, a, b, ctx, "computed")
-        if bound and len(bound) < len(syms) and not (left and len(bound) == len(syms) - 1):
-            return self.add(line, link, "unchecked", "numeric", "mixes a worked example's printed values ("
-                            + ", ".join(sorted({"$" + example_key(n) + "$" for n in bound})) + ") with quantities it "
-                            "has not printed: the model's random weights cannot stand in for them") or True
-        return False
-
-    def _by_document_numbers(self, frag, line, link, a, b, rel, ctx) -> bool:
-        """``4DNH = 4.2e9`` where the document has given every letter a number (a constant of the section, a
-        scalar it defined, a size it stated): judged exactly with those numbers (:func:`scalars.judge_scalar`),
-        before any reading of the letters as the reference model's."""
-        if a is None or rel not in ("=", "≈"):
-            return False  # "B > 240" with letters states a condition, not a fact to check
-        if a[0] == "sym" and not any(n[0] == "sym" for n in walk(b)):
-            return False  # a letter given a (new) value: a definition
-        names = {symbol_name(n) for n in walk([a, b]) if n[0] == "sym"}
-        if not names or names & self.model.matrices:
-            return False
-        numbers = self._document_numbers(frag, line)
-        if not names <= set(numbers):
-            return False
-        book = ScalarBook({k: numbers[k] for k in names})
-        try:
-            verdict = judge_scalar(a, b, rel, book, link)
-            if verdict is not None and verdict.status == "mismatch":
-                sides = [book.substituted(to_sympy(x)) for x in (a, b)]
-                gap = abs(float(sides[0]) - float(sides[1])) / max(abs(float(sides[0])), abs(float(sides[1])), 1e-300)
-                if gap <= relative_precision([a, b]):  # 2.95e23 for the 2.9533e23 it defined: its printed digits
-                    verdict = replace(verdict, status="verified", expected=None, message=verdict.message.replace(
-                        "does not hold", "holds to the precision of its printed decimals") + f" (relative gap {gap:.2g})")
-        except (NotScalar, ValueError, TypeError, ZeroDivisionError, OverflowError):
-            return False
-        if verdict is None or verdict.status == "unchecked":
-            return False
-        expected = verdict.expected and unparse(("chain", [a, ("num", 0.0, verdict.expected)], [rel]))
-        given = ", ".join(f"${k} = {_number(numbers[k][0])}$" for k in sorted(names))
-        self.add(line, link, verdict.status, "numeric", f"{verdict.message} [{given}]", expected)
-        self.findings[-1].basis = "document"
-        return True
-
-    def _document_numbers(self, frag, line: int) -> dict:
-        """The numbers the document has given letters (name → (value, line)): its section's constants, the
-        scalars it defined, the sizes it stated, the values its tables give."""
-        import sympy as sp
-
-        def exact(value):
-            return sp.Integer(int(value)) if float(value).is_integer() else sp.nsimplify(float(value), rational=True)
-
-        out = {name: (exact(value), at) for name, (value, at) in self.model.sizes.items()}
-        out.update({name: v for name, v in self.table_numbers.items() if v[0].is_number})
-        for name, (expr, at) in self.scalars.values.items():
-            if expr.is_number:
-                out[name] = (expr, at)
-        for name, value in self.section_vars.get(frag.section, {}).items():
-            at = self.constant_lines.get((frag.section, name))
-            if at is not None and at < line and is_scalar(value) and np.isfinite(float(value)):
-                out[name] = (exact(value), at)
-        return {k: v for k, v in out.items() if self.values_given.get(k, 0) <= 1}  # a letter given two values varies
-
-    def _bind_example(self, frag, line, link, a, b, ctx, how: str) -> bool:
-        try:
-            value = Evaluator(ctx.with_(literal=True)).ev(b, {})
-        except ShapeMismatch as exc:
-            self.add(line, link, "mismatch", "shape", f"the worked example's printed values do not fit together: {exc}")
-            self.findings[-1].basis = "arithmetic"
-            return True
-        except CheckError:
-            return False
-        if b[0] == "list" and not ctx.row and np.ndim(value) == 2 and value.shape[0] == 1:
-            value = value.T  # [1, 0, 2] written inline: a column vector in the column convention
-        key = example_key(a)
-        self.section_vars.setdefault(frag.section, {})[key] = value
-        self.section_examples.setdefault(frag.section, set()).add(key)
-        flat = np.asarray(value, dtype=float).ravel()
-        shown = "[" + ", ".join(f"{v:.4g}" for v in flat[:12]) + (", …" if flat.size > 12 else "") + "]"
-        what = ("printed numbers, not the model's weights: a definition, nothing to check" if how == "printed" else
-                f"computed from the example's printed values: {shown}; the values printed for it later are checked "
-                "against this")
-        self.add(line, link, "unchecked", "definition", f"defines ${key}$ for this section's example ({what})")
-        return True
-
-    def _reference_quantity(self, node, ctx) -> bool:
-        """Does the reference model know the symbol (in this reading)?"""
-        try:
-            ctx.resolve(node, {"i": 1, "j": 1, "h": 1})
-            return True
-        except Exception:  # noqa: BLE001 - not found, or not resolvable here
-            return False
-
-    def _example_values(self, frag, line, text, a, b, ctx):
-        """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values, unless
-        the section has bound the example's inputs and the quantity is derived from them (its printed value is a
-        result, checked only where the document computes it: ``q_1 = x_1 W_Q`` first)."""
-        earlier = self.section_vars.get(frag.section, {})
-        if not (earlier and a[1] in _DERIVED) and self._bind_example(frag, line, text, a, b, ctx, "printed"):
-            return
-        self.add(line, text, "unchecked", "numeric", "printed numbers for a model quantity: an example's "
-                 "own values, which the model's random weights cannot confirm" +
-                 (" (the document does not compute it from the example's inputs before printing it)" if earlier
-                  else ""))
-
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the
         document's index letters for the model's, where the link was renamed to be judged)."""
@@ -1263,9 +934,6 @@ class DocumentChecker:
         return (written is not None and written <= line) or near is not None
 
 
-# activations computed from others: printed values for them, after an example's inputs, are results to
-# recompute (not supported), not new inputs
-_DERIVED = {"S", "s", "A", "a", "r", "o", "z", "m", r"\ell", "p", "Z", "O", "P", "L"}
 
 
 def _written(profile: dict, text: str) -> dict:
@@ -1277,39 +945,6 @@ def _written(profile: dict, text: str) -> dict:
 
     written = tuple(k for k in profile["sizes"] if "_" in k and re.search(spelled(k), text))
     return {**profile, "written": written}
-
-
-def _head_indexed(exprs, ctx):
-    """``K_i = X W_i^K``: where a claim numbers heads with a letter (on a weight, ``W_i^K``), the same letter
-    under a per-head activation (``K_i``) is that head too, not a token's row."""
-    heads = _head_vars(exprs, ctx)
-    per_head = set(ctx.profile.get("per_head", ()))
-    if not heads:
-        return exprs
-
-    def rec(node):
-        if isinstance(node, list):
-            return [rec(c) for c in node]
-        if not isinstance(node, tuple) or not node:
-            return node
-        if node[0] == "sym" and node[1] in per_head and node[2] in heads and node[3] is None:
-            return ("sym", node[1], None, node[2])
-        return tuple(rec(c) if isinstance(c, (tuple, list)) else c for c in node)
-
-    return rec(exprs)
-
-
-_NAMED_CELL = re.compile(r"\(\s*\$?([A-Za-z])\$?\s*(?:/\s*\$?([A-Za-z])\$?\s*)?\)\s*$")
-
-
-def _number_cell(cell: str):
-    """The number a table cell holds (``5,120``, ``2.7``, ``32e3``), exactly, or None."""
-    import sympy as sp
-
-    text = cell.strip().strip("$`").replace(",", "").replace("{,}", "")
-    if not re.fullmatch(r"-?\d+(\.\d+)?([eE][+-]?\d+)?", text):
-        return None
-    return sp.Rational(text) if "e" not in text.lower() else sp.Rational(sp.Float(text, 30))
 
 
 def _idle_sum(exprs) -> str | None:
@@ -1338,15 +973,6 @@ def _idle_sum(exprs) -> str | None:
         if letters and var not in letters:
             return var  # the terms are indexed, but not by the sum's variable
     return None
-
-
-def _number(value) -> str:
-    return str(value) if getattr(value, "is_Integer", False) else f"{float(value):g}"
-
-
-def _shown(binding) -> str:
-    """A bound letter as the document writes it: ``x_i`` for a letter bound with a token index."""
-    return binding.key + ("_" + binding.order[0] if binding.order else "")
 
 
 def _top_level_commas(text: str) -> list[str]:
@@ -1393,11 +1019,6 @@ def _tying(a, b) -> bool:
     return None not in (name(a), name(b)) and name(a) != name(b) and name(a)[0] == name(b)[0] == "W"
 
 
-def _example_value(a, b) -> bool:
-    """A plain symbol set equal to a list or matrix of finite printed numbers (at least two)."""
-    nodes = list(walk(b))
-    return a is not None and a[0] == "sym" and b[0] in ("list", "matrix") and \
-        all(n[0] in ("list", "matrix", "num", "neg") for n in nodes) and sum(n[0] == "num" for n in nodes) >= 2
 
 
 def _statistic(node) -> bool:

@@ -1,0 +1,191 @@
+r"""The document's own letters tied to the reference model by the structure of their definitions.
+
+The methods :class:`Tying` adds to :class:`symtf.check.checker.DocumentChecker` (see :mod:`symtf.check.binding`
+for the search itself): a definition of a letter the reference does not have is *bound* to the activation
+its right side equals (``c_{it} = q_i^\top k_t / \sqrt{d_k}`` is the scores); a claim whose letters the
+reference does not know is *unified* with the one reading that makes it hold (``q_i = A x_i``: A is W_Q);
+the document's own index letters are renamed to the model's and back; a later definition one small edit
+away from a bound one is a contradiction of the document (a mismatch with the diagnosis). Bounded: at
+most ``MAX_UNIFY`` claims of a document are unified.
+"""
+from __future__ import annotations
+
+import re
+
+from .binding import bind, near_miss, prepare, substitute, unify
+from .compare import _head_vars, judge, rename, walk
+from .diagnose import diagnose
+from .document import about_the_model
+from .evaluate import CheckError
+from .notation import COLUMN, ROW
+from .unparse import unparse
+
+MAX_UNIFY = 60  # claims per document whose unknown letters are given a reference reading (bounded work)
+
+
+class Tying:
+    """Mixin of :class:`DocumentChecker`: uses its ``bindings``, ``unbound``, ``unify_budget``, ``declared``,
+    ``model``, ``findings`` and ``add_claim``."""
+
+    def _own_indices(self, a, b, rel, ctx, fb, out):
+        """``a_{it} = …`` in a document that numbers tokens with its own letters: the link with the left side's
+        index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
+        usable = self._usable()
+        ready = prepare(a, b, usable)
+        if ready is not None:
+            _, mapping, body = ready
+            left = rename(substitute(a, usable), mapping)
+        else:
+            mapping, left, body = {}, substitute(a, usable), substitute(b, usable)
+        other = judge(left, body, rel, ctx)  # in this document's convention only: its letters were read in it
+        for _ in range(2):  # a letter still unknown as an index (``\sum_{i=1}^t``): given a free model letter
+            m = re.search(r"uses '([a-z])', which is not bound", other.message)
+            used = "".join((n[2] or "") if n[0] == "sym" else (n[1] or "") if n[0] == "sum" else "" for n in walk([left, body]))
+            free = [x for x in ("i", "j") if x not in mapping.values() and x not in used]
+            if other.status != "unchecked" or not m or not free or m.group(1) in mapping:
+                break
+            step = {m.group(1): free[0]}
+            mapping[m.group(1)] = free[0]
+            left, body = rename(left, step), rename(body, step)
+            other = judge(left, body, rel, ctx)
+        back = {v: k for k, v in mapping.items()}
+        if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
+            return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
+        other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
+        other.message = re.sub(r"for every ([ij](?:, [ij])*)", lambda m: "for every " + ", ".join(
+            back.get(x, x) for x in m.group(1).split(", ")), other.message)
+        return left, body, other, back
+
+    def _bind(self, frag, line, link, a, b, rel, ctx) -> bool:
+        """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
+        verified, and remembered so that later definitions read it as that activation. A definition that
+        binds nothing is kept for :meth:`_contradictions`. True if a finding was added."""
+        if a is None or a[0] != "sym" or a[1] in self.model.meanings:
+            return False
+        try:
+            ctx.resolve(a, {"i": 1, "j": 1, "h": 1})
+            return False  # the reference knows the letter: not the document's own
+        except CheckError:
+            pass
+        except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
+            pass
+        found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b),
+                     self._meant(a, ctx, line))
+        if found is None:
+            self.unbound.append((len(self.findings), a, b, rel, ctx, line))
+            return False
+        (binding, *given), out = found
+        mine = unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
+        first = next((x for x in self.bindings.get(binding.key, ()) if x.candidate[1] == binding.candidate[1] and
+                      x.candidate[2] != binding.candidate[2]), None)
+        if first is not None:  # the same activation with its indices exchanged: the two factors' roles swapped
+            theirs = unparse(rename(first.candidate, dict(zip(("i", "j"), first.order))))
+            self.add_claim([a, b], line, link, "mismatch", "definition",
+                           f"line {first.line} defines ${unparse(a)}$ as the reference model's ${theirs}$; this "
+                           f"definition makes it ${mine}$: the indices' roles exchanged", basis="document",
+                           diagnosis="the indices' roles exchanged (the two factors swapped)")
+            return True
+        self.bindings.setdefault(binding.key, []).append(binding)
+        for other in given:
+            self.bindings.setdefault(other.key, [other])
+        how = out.message.replace("for every i, j", "for every " + ", ".join(binding.order)).replace(
+            "for every i ", f"for every {binding.order[0]} " if binding.order else "for every i ")
+        also = "".join(f", reading ${_shown(k)}$ as ${unparse(k.candidate)}$" for k in given)
+        self.add_claim([a, b], line, link, "verified", "definition",
+                       f"defines ${unparse(a)}$ as the reference model's ${mine}${also}: its right side {how}")
+        self.findings[-1].defines = binding.key
+        return True
+
+    def _may_give(self, frag, a, b) -> bool:
+        """May letters the reference does not know be given a model meaning here? Where the paragraph or its
+        heading speaks of the model, or the claim uses a letter the document has already tied to it."""
+        if any(n[0] == "sym" and n[1] in self.bindings for n in walk([a, b])):
+            return True
+        return about_the_model(frag.before + " " + frag.after + " " + (frag.section[-1] if frag.section else ""))
+
+    def _meant(self, a, ctx, line: int) -> str | None:
+        """The activation the letter ``a`` names in the other convention's profile (``K``: the keys), unless the
+        document's prose says what the letter is."""
+        other = ROW if ctx.profile.get("convention") == "column" else COLUMN
+        if a[1] in self.model.meanings:
+            return None  # the prose says what the letter is
+        return other["activations"].get("full", {}).get(a[1])
+
+    def _own(self, line: int) -> frozenset:
+        """One-letter names the document declares with a shape of its own by ``line`` (not yet bound)."""
+        return frozenset(k for k, v in self.declared.shapes.items() if re.fullmatch(r"[A-Za-z]", k) and
+                         any(d[2] <= line for d in v) and k not in self.bindings)
+
+    def _unify(self, frag, line, link, a, b, rel, ctx) -> bool:
+        """``q_i = A x_i``: the document's own letters read as the reference quantities that make the claim
+        hold, when exactly one reading does (:func:`symtf.check.binding.unify`); verified, and remembered.
+        Bounded: at most ``_MAX_UNIFY`` claims of a document are tried."""
+        if self.unify_budget <= 0 or not self._may_give(frag, a, b):
+            return False
+        self.unify_budget -= 1
+        found = unify(a, b, rel, ctx, line, self._usable(), self._own(line))
+        if found is None:
+            return False
+        made, out, (left, filled, back) = found
+        for binding in made:
+            if binding.key not in self.bindings:
+                self.bindings[binding.key] = [binding]
+        read = ", ".join(f"${_shown(k)}$ as ${unparse(k.candidate)}$" for k in made)
+        self.add_claim([a, b], line, link, "verified", "definition",
+                       f"reads {read} (the reference model's): then the claim holds ({out.message})")
+        return True
+
+    def _usable(self) -> dict:
+        """The document's letters bound to one reference activation (never two different ones)."""
+        return {k: v[0] for k, v in self.bindings.items() if len({x.candidate for x in v}) == 1}
+
+    def _contradictions(self):
+        """A definition one small edit away from the reference activation that another line of the document
+        binds the same letter to: the document contradicts its own definition (a mismatch, with the edit).
+        A missing scale before the scaled definition is left unchecked: a text may introduce it later."""
+        for index, a, b, rel, ctx, line in self.unbound:
+            found = self.findings[index] if index < len(self.findings) else None
+            seen = self.bindings.get(a[1], [])
+            if found is None or found.line != line or found.status != "unchecked" or \
+                    len({x.candidate for x in seen}) != 1:
+                continue
+            bindings = {k: v for k, v in self._usable().items() if k != a[1]}
+            miss = near_miss(a, b, rel, ctx, seen[0], bindings)
+            if miss is None:
+                continue
+            name, edited = miss
+            other = seen[0].line
+            mine = unparse(rename(seen[0].candidate, dict(zip(("i", "j"), seen[0].order))))
+            if name.startswith("missing") and line < other:
+                found.message = (f"defines ${unparse(a)}$ without the scale that line {other} gives it (there, the "
+                                 f"reference model's ${mine}$): a text may add the scale later, so not a mismatch")
+                continue
+            found.status, found.rule, found.diagnosis, found.basis = "mismatch", "definition", name, "document"
+            found.expected = unparse(("chain", [a, edited], [rel]))
+            found.message = (f"line {other} defines ${unparse(a)}$ as the reference model's ${mine}$; this "
+                             f"definition differs from it by {name}")
+
+
+
+def _head_indexed(exprs, ctx):
+    """``K_i = X W_i^K``: where a claim numbers heads with a letter (on a weight, ``W_i^K``), the same letter
+    under a per-head activation (``K_i``) is that head too, not a token's row."""
+    heads = _head_vars(exprs, ctx)
+    per_head = set(ctx.profile.get("per_head", ()))
+    if not heads:
+        return exprs
+
+    def rec(node):
+        if isinstance(node, list):
+            return [rec(c) for c in node]
+        if not isinstance(node, tuple) or not node:
+            return node
+        if node[0] == "sym" and node[1] in per_head and node[2] in heads and node[3] is None:
+            return ("sym", node[1], None, node[2])
+        return tuple(rec(c) if isinstance(c, (tuple, list)) else c for c in node)
+
+    return rec(exprs)
+
+def _shown(binding) -> str:
+    """A bound letter as the document writes it: ``x_i`` for a letter bound with a token index."""
+    return binding.key + ("_" + binding.order[0] if binding.order else "")
