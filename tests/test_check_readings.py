@@ -82,3 +82,6 @@ def test_a_sum_whose_terms_do_not_use_its_index_is_a_mismatch():
     assert all(g.status != "mismatch" for g in _claims(right, 3))
     product = "# Product\n\n$$c_{ij} = \\sum_{k=1}^{n} a_{ik} b_{kj}$$ and $$n = \\sum_{i=1}^{n} 1$$\n"
     assert all(g.status != "mismatch" for g in _claims(product, 3))
+    bare = "# Words\n\n$$H_i = -\\sum_{w} P(w \\mid c_i) \\log P(w \\mid c_i)$$\n"
+    assert all(g.status != "mismatch" for g in _claims(bare, 3))
+    assert all(g.status != "mismatch" for g in _claims(product, 3))

@@ -970,7 +970,8 @@ def _idle_sum(exprs) -> str | None:
                 letters |= set(re.findall(r"[a-z]", t))
             else:
                 letters |= set(re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", t))
-        if letters and var not in letters:
+        bare = any(n[0] == "sym" and n[1] == var and n[2] is None for n in walk(body))  # P(w \mid c_i) over w
+        if letters and var not in letters and not bare:
             return var  # the terms are indexed, but not by the sum's variable
     return None
 
