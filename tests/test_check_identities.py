@@ -249,3 +249,10 @@ def test_shapes_the_prose_gives_are_declarations():
 def test_a_claim_the_prose_disowns_is_not_judged(before, after):
     exprs, rels = parse("AB = BA")[1:]
     assert judge(exprs[0], exprs[1], "=", _book(*SQUARE), 10, before=before, after=after) is None
+
+
+def test_the_letter_a_definition_declares():
+    from symtf.check.checker import _before_relation
+
+    assert _before_relation(r"S_t \triangleq \sum_{j=1}^{t} v_j k_j^\top = K^\top V").strip() == "S_t"
+    assert _before_relation(r"W_{i=1}").strip() == "W_{i=1}"  # a relation inside braces is not one

@@ -10,6 +10,10 @@ and then writes products, sums and transposes of them. Where every matrix of an 
   shape the declarations give, and an expression whose shapes do not fit is a mismatch: a contradiction
   with the document's own declarations, for generic sizes (distinct letters are distinct sizes).
 
+A slice ``W_Q^{[:, h, :]}`` of a declared tensor (``W_Q \in \mathbb{R}^{D \times H \times d}``) is a D × d
+matrix. Declared vectors (``x_i \in \mathbb{R}^d``) are kept apart: whether one is a column or a row is the
+reading's (:mod:`symtf.check.identities` tries both), so shapes here never rest on them.
+
 Anything else (a function, an entry, an undeclared letter) leaves the claim to the other judges.
 """
 from __future__ import annotations
@@ -32,8 +36,9 @@ class Misfit(Exception):
 
 @dataclass
 class Declarations:
-    """The document's declared matrices, in reading order: name → [(rows, columns, line)], and the letters it
-    uses as sizes. A declaration holds from its line on (a later one, for an instance, takes over)."""
+    """The document's declared matrices, in reading order: name → [(rows, columns, line)], its tensors and
+    vectors, and the letters it uses as sizes. A declaration holds from its line on (a later one, for an
+    instance, takes over)."""
 
     shapes: dict = field(default_factory=dict)
     sizes: set = field(default_factory=set)
