@@ -993,8 +993,11 @@ def _before_relation(text: str) -> str:
     r"""``S_t \triangleq \sum_j k_j v_j^\top = K^\top V``: the text before its first relation outside braces."""
     depth = 0
     for i, ch in enumerate(text):
-        depth += ch in "{([" and 1 or ch in "})]" and -1 or 0
-        if depth == 0 and (ch == "=" or text.startswith((r"\triangleq", r"\coloneqq", r"\equiv", ":="), i)):
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth -= 1
+        elif depth == 0 and (ch == "=" or text.startswith((r"\triangleq", r"\coloneqq", r"\equiv", ":="), i)):
             return text[:i]
     return text
 
