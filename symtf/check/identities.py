@@ -48,7 +48,8 @@ S_BITS = 32  # entries are drawn uniformly from 2^32 integers
 DRAWS = 2  # independent draws per claim
 MAX_FACTORS = 50  # a claim with more factors (letters and numbers) is not judged here
 MAX_DIM = 60  # a matrix dimension above this (a printed 12288) is not evaluated
-MAX_WORK = 400_000  # multiplications of entries per draw
+MAX_WORK = 50_000  # multiplications of entries per draw (a claim at prime sizes needs a few hundred)
+MAX_CANDIDATES = 30  # edits tried for a diagnosis
 MAX_DEPTH = 20  # definitions substituted inside definitions
 _MEMBER = re.compile(r"\\in\s*\\mathbb")
 _DEFINES = re.compile(r"\s*(.+?)\s*(?::=|\\coloneqq|\\triangleq|\\equiv|=)")
@@ -656,7 +657,9 @@ def _holds(a, b, book, line, seed, prefer) -> bool:
 
 def _diagnose(a, b, rel, book, line, seed, ctx, prefer):
     """(diagnosis, expected form) for the first edit of :data:`symtf.check.diagnose.RULES` that makes the
-    identity hold exactly, not one that makes the two sides the same expression."""
+    identity hold exactly, not one that makes the two sides the same expression (at most
+    :data:`MAX_CANDIDATES` edits tried)."""
+    tried = 0
     for name, rule in RULES:
         for which in ("right", "left"):
             side = b if which == "right" else a
@@ -668,6 +671,9 @@ def _diagnose(a, b, rel, book, line, seed, ctx, prefer):
                 ca, cb = (a, cand) if which == "right" else (cand, b)
                 if cand == side or ca == cb:
                     continue
+                tried += 1
+                if tried > MAX_CANDIDATES:
+                    return None, None
                 if _holds(ca, cb, book, line, seed + "|diagnosis", prefer):
                     return f"{name} ({which} side)", unparse(("chain", [ca, cb], [rel]))
     return None, None
