@@ -337,3 +337,14 @@ def test_a_model_function_word_before_a_relation_and_tables_with_arrows():
     assert chain[1][0][0] == "matrix" and chain[1][0][1][0][1][1] == "relation →"
     # iclr24-understanding-icl.md line 927: \mathrm{lin, te} is one name
     assert only(r"\mathcal{L}_\mathrm{lin, te}(w) = 0")[1][0][1][2] == "lin, te"
+
+
+def test_splitting_off_conditions_and_wrappers_is_bounded():
+    # a few trailing conditions are split off; a run of thousands is not (the work stays linear in the text)
+    assert len(statements("a = b " + "(i=1)" * 3000)) == 5
+    assert clean_wrapped("(" * 3000 + "a=b" + ")" * 3000).count("(") == 2996
+
+
+def clean_wrapped(text: str) -> str:
+    from symtf.check.normalize import clean
+    return clean(text)

@@ -63,9 +63,12 @@ def clean(latex: str) -> str:
     s = re.sub(r"[ \t]{2,}", " ", s.replace("\x00", "\\\\")).strip()
     s = _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), s).replace("==", "=")
     s = _strip_punctuation(s)
-    while (m := _WRAPPED.fullmatch(s)) and _has_relation(inner := m.group(1) or m.group(2) or "") and \
-            _top_level_split(inner, "}" if m.group(1) else ")") == [inner]:  # {a \approx b}, (A \in R^{n×n})
-        s = inner.strip()  # {x_1, …, x_T} stays a set, (a, b) a tuple
+    for _ in range(4):  # {a \approx b}, (A \in R^{n×n}); {x_1, …, x_T} stays a set, (a, b) a tuple
+        m = _WRAPPED.fullmatch(s)
+        inner = (m.group(1) or m.group(2) or "") if m else ""
+        if not (_has_relation(inner) and _top_level_split(inner, "}" if m.group(1) else ")") == [inner]):
+            break
+        s = inner.strip()
     return s
 
 
@@ -236,10 +239,11 @@ def _line_statements(text: str, offset: int, after: bool) -> list[Statement]:
     if cut is not None and _has_relation(parts[0]):  # x = …, t \in \{…\}: the statement, then its condition
         head, tail = ", ".join(parts[:cut]), ", ".join(parts[cut:])
         return _with_shape(clean(head), offset, after) + [Statement(clean(tail), offset)]
-    m = _CONDITION.fullmatch(text)
-    if m and m.group(1) and _has_relation(m.group(1)):  # A \in \mathbb{R}^{…} (j = 1, \dots, 96)
-        return _line_statements(m.group(1), offset, after) + [Statement(clean(m.group(2)), offset)]
-    return _with_shape(text, offset, after)
+    conditions = []  # A \in \mathbb{R}^{…} (j = 1, \dots, 96): at most a few, so the work stays linear
+    while len(conditions) < 4 and (m := _CONDITION.fullmatch(text)) and m.group(1) and _has_relation(m.group(1)):
+        conditions.insert(0, Statement(clean(m.group(2)), offset))
+        text = m.group(1)
+    return _with_shape(text, offset, after) + conditions
 
 
 def _with_shape(text: str, offset: int, after: bool) -> list[Statement]:
