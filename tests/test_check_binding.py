@@ -173,3 +173,13 @@ def test_a_letter_known_in_the_other_convention_binds_only_to_its_meaning_there(
     (right,) = _at(text, 7)
     assert right.status == "verified" and "$k$" in right.message
     assert wrong.status == "mismatch" and wrong.diagnosis.startswith("W_Q and W_K")
+
+
+def test_a_spelled_out_softmax_is_read_without_the_causal_mask_where_the_document_has_none():
+    text = SCORES.replace("Text between the two.\n\n$$c_{it} = {}$$\n",
+                          "The weights:\n\n$$a_{it} = \\frac{e^{c_{it}}}{\\sum_{j=1}^{T} e^{c_{ij}}}$$\n")
+    (f,) = _at(text, 9)
+    assert f.status == "verified" and "without the causal mask" in f.message
+    other = text.replace("e^{c_{ij}}}$$", "e^{c_{ji}}}$$")  # normalised over the queries: not the model's pattern
+    (g,) = _at(other, 9)
+    assert g.status != "verified"

@@ -40,6 +40,14 @@ class Binding:
     candidate: tuple
     order: tuple
     line: int
+    unmasked: bool = False  # the activation read without the causal mask (Context.unmasked)
+
+
+def reading(ctx: Context, tree, bindings: dict | None) -> Context:
+    """``ctx``, unmasked where ``tree`` uses a letter bound to an activation read without the causal mask."""
+    if any(n[0] == "sym" and n[1] in (bindings or {}) and bindings[n[1]].unmasked for n in walk(tree)):
+        return ctx.with_(unmasked=True)
+    return ctx
 
 
 def _letters(sub: str | None) -> list[str] | None:
@@ -125,7 +133,22 @@ def substitute(tree, bindings: dict):
     return tuple(substitute(c, bindings) if isinstance(c, (tuple, list)) else c for c in tree)
 
 
-def prepare(a, b, bindings: dict | None = None):
+def whole_sums(tree, ctx: Context | None):
+    """``\sum_{j=1}^{T}`` with ``T`` a letter the reference does not know: a sum over all the tokens (the
+    document's name for their number), read as the model's default range."""
+    if ctx is None:
+        return tree
+    if isinstance(tree, list):
+        return [whole_sums(c, ctx) for c in tree]
+    if not isinstance(tree, tuple) or not tree:
+        return tree
+    if tree[0] == "sum" and tree[2] in (None, "1") and tree[3] and re.fullmatch(r"[A-Z]", tree[3]) and \
+            _unknown(("sym", tree[3], None, None), ctx):
+        return ("sum", tree[1], None, None, whole_sums(tree[4], ctx))
+    return tuple(whole_sums(c, ctx) if isinstance(c, (tuple, list)) else c for c in tree)
+
+
+def prepare(a, b, bindings: dict | None = None, ctx: Context | None = None):
     """(letters, mapping, renamed right side) for a definition ``a = b`` of a document letter, or None;
     letters the document has already bound are read as their reference activations."""
     if a is None or a[0] != "sym" or a[3] is not None:
@@ -133,7 +156,7 @@ def prepare(a, b, bindings: dict | None = None):
     letters = _letters(a[2])
     if letters is None:
         return None
-    b = exponentials(b)
+    b = whole_sums(exponentials(b), ctx)
     if bindings:
         b = substitute(b, bindings)
     mapping = _mapping(letters, b)
@@ -142,16 +165,18 @@ def prepare(a, b, bindings: dict | None = None):
     return letters, mapping, rename(b, mapping)
 
 
-def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
-         own: frozenset = frozenset(), give: bool = True, meant: str | None = None) -> tuple[list[Binding], object] | None:
+def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own: frozenset = frozenset(),
+         give: bool = True, meant: str | None = None, unmasked: bool = False) -> tuple[list[Binding], object] | None:
     r"""``([binding, …], outcome)`` when the right side of ``a = b`` is a reference activation, else None.
     One other letter of the right side that the reference does not know (``\sqrt{h}``, ``B X``) may be
     given a meaning too (:func:`_fillers`), if exactly one meaning makes the definition an activation
     (and ``give``: the caller allows meanings to be given here). ``meant``: the only activation the left side
-    may be (the one its letter names in the other convention), if any."""
+    may be (the one its letter names in the other convention), if any. ``unmasked``: where no activation of the
+    model (a causal decoder) matches, the pattern without its causal mask may (an encoder's, or a text's that
+    has not masked yet); the binding says so, and claims that use the letter are read that way too."""
     if rel != "=":
         return None
-    ready = prepare(a, b, bindings)
+    ready = prepare(a, b, bindings, ctx)
     if ready is None:
         return None
     letters, _, body = ready
@@ -165,27 +190,31 @@ def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None,
         options = [(f, _fill(body, base, f)) for f in _fillers(node, ctx, base in own)
                    if _is_size(f, ctx) or tied]
         options = [(f, filled) for f, filled in options if filled[0] != "sym"]  # "k_i = x_i": a renaming
+    ctx = reading(ctx, b, bindings)
     found, tried = [], 0
-    for filler, filled in options:
-        shape = _shape(filled, ctx)
-        if shape is None:
-            continue
-        for cand in _candidates(ctx, len(letters), meant):
-            tried += 1
-            if tried > _MAX_ASSIGNMENTS:
-                return None
-            if _shape(cand, ctx) != shape:
+    for view in (ctx, ctx.with_(unmasked=True)) if unmasked and not ctx.unmasked else (ctx,):
+        for filler, filled in options:
+            shape = _shape(filled, view)
+            if shape is None:
                 continue
-            out = judge(cand, filled, rel, ctx)
-            if out.status == "verified":
-                found.append((filler, cand, out))
-                break
-        if len(found) > 1:
-            return None  # two readings: the document has not said enough
+            for cand in _candidates(view, len(letters), meant):
+                tried += 1
+                if tried > _MAX_ASSIGNMENTS:
+                    return None
+                if _shape(cand, view) != shape:
+                    continue
+                out = judge(cand, filled, rel, view)
+                if out.status == "verified":
+                    found.append((filler, cand, out, view.unmasked))
+                    break
+            if len(found) > 1:
+                return None  # two readings: the document has not said enough
+        if found:
+            break
     if len(found) != 1:
         return None
-    filler, cand, out = found[0]
-    made = [Binding(_key(a), cand, tuple(letters), line)]
+    filler, cand, out, without_mask = found[0]
+    made = [Binding(_key(a), cand, tuple(letters), line, without_mask)]
     if filler is not None:
         made.append(Binding(next(iter(unknown)), filler, ("i",) if filler[2] == "i" else (), line))
     return made, out
@@ -287,7 +316,7 @@ def unify(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own:
     \mathbb{R}^{h \times d}``), given a meaning like unknown ones (their reference meaning among the others)."""
     if rel != "=" or a is None:
         return None
-    ready = prepare(a, b, bindings) if a[0] == "sym" and a[3] is None else None
+    ready = prepare(a, b, bindings, ctx) if a[0] == "sym" and a[3] is None else None
     if ready is None:
         return None
     letters, mapping, body = ready
@@ -302,6 +331,7 @@ def unify(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own:
                for base, n in unknown.items()]
     if not all(options):
         return None
+    ctx = reading(ctx, b, bindings)
     target = _shape(left, ctx)
     found, tried = [], 0
     for combo in _product(options):
@@ -337,13 +367,14 @@ def _product(options):
 def near_miss(a, b, rel, ctx: Context, binding: Binding, bindings: dict | None = None) -> tuple[str, tuple] | None:
     """``(diagnosis, edited right side in the document's letters)`` when one small edit of ``b`` makes
     it the activation ``binding`` names, with this definition's indices in the same roles."""
-    ready = prepare(a, b, bindings)
+    ready = prepare(a, b, bindings, ctx)
     if ready is None or rel != "=":
         return None
     letters, mapping, body = ready
     if len(letters) != len(binding.order):
         return None
     back = {v: k for k, v in mapping.items()}
+    ctx = reading(ctx, b, bindings) if not binding.unmasked else ctx.with_(unmasked=True)
     for name, rule in ((_SCALE, _scaled),) + RULES:
         if name.startswith("the causal mask"):
             continue  # masked and unmasked variants are both legitimate definitions of a letter
@@ -371,4 +402,4 @@ def _key(node) -> str:
     return base if not (sub and sub in TAGS.get(base, ())) else f"{base}_{sub}"
 
 
-__all__ = ["Binding", "bind", "near_miss", "prepare", "rename", "substitute", "unify"]
+__all__ = ["Binding", "bind", "near_miss", "prepare", "reading", "rename", "substitute", "unify"]

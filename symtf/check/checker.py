@@ -834,7 +834,7 @@ class DocumentChecker(Tying, Worked):
         primary = out.status == "unchecked" or out.ctx is not None and out.ctx.profile is not ctx.profile
         if primary and ("not bound to a whole number" in out.message or usable and any(
                 n[0] == "sym" and n[1] in usable for n in walk([a, b]))):
-            a, b, out, back = self._own_indices(a, b, rel, ctx, fb, out)
+            a, b, out, back = self._own_indices(a, b, rel, ctx, fb, out, not self._mask_expected(frag, line))
         if out.status == "unchecked" and (self._own_scalars(line, text, a, b, rel, links, ctx) or
                                           rel == "=" and (self._declared_shape(line, link, [a, b]) or
                                                           self._identity(frag, line, link, a, b, ctx)) or

@@ -59,6 +59,7 @@ class Context:
     examples: frozenset = frozenset()  # fvars holding a worked example's printed values (not random draws)
     gelu: bool = False  # the MLP with the exact GELU (GPT-2's choice) instead of the post's ReLU
     ln_unwritten: bool = False  # the document names LayerNorm but never writes a normalised activation (x_LN)
+    unmasked: bool = False  # the attention pattern without the causal mask (an encoder's, or a text's before it)
 
     # ------------------------------------------------------------------ model
     @property
@@ -243,10 +244,37 @@ class Context:
             head = 1 if head is None else head
         elif head is not None:
             raise Unknown(f"{latex(a.symbol)} has no head superscript in the {self.model.title}")
+        if self.unmasked and key == "result":
+            return Ref(self._unmasked_result(head), latex(a.symbol), "activation", a.symbol, self.model)
+        if self.unmasked and key not in _BEFORE_THE_PATTERN:
+            raise Unknown(f"{latex(a.symbol)} is not computed in the unmasked reading")
         value = self.values.value(a.symbol, head)
         if key == "scores" and self.masked:
             value = numeric.causal_mask(value)
+        if key == "pattern" and self.unmasked:  # softmax of the scores over every key, no causal mask
+            value = self._unmasked_pattern(head)
         return Ref(value, latex(a.symbol), "activation", a.symbol, self.model)
+
+    def _unmasked_pattern(self, head):
+        """The softmax of one head's scores over every key, along the axis the model's (masked) pattern sums
+        to one."""
+        masked = self.values.value(self.model["pattern"].symbol, head or 1)
+        axis = 1 if np.allclose(masked.sum(axis=1), 1) else 0
+        return numeric.softmax(self.values.value(self.model["scores"].symbol, head or 1), axis)
+
+    def _unmasked_result(self, head):
+        """One head's result with the unmasked pattern: the model's own product of pattern and values (the one
+        of ``A V``, ``V^T``-free ``v A^T`` … that reproduces the model's result from its masked pattern)."""
+        head = 1 if head is None else head
+        value = lambda key: self.values.value(self.model[key].symbol, head)  # noqa: E731
+        v, masked, result = value("v"), value("pattern"), value("result")
+        for combine in (lambda p: p @ v, lambda p: v @ p.T, lambda p: v @ p, lambda p: p.T @ v):
+            try:
+                if np.shape(combine(masked)) == np.shape(result) and np.allclose(combine(masked), result):
+                    return combine(self._unmasked_pattern(head))
+            except ValueError:
+                continue
+        raise Unknown("the result is not a product of pattern and values in this model")
 
     def _head(self, sup, env):
         if sup is None:
@@ -391,6 +419,11 @@ class Context:
             return Ref(v[i - 1: i, :], ref.latex, ref.kind)
         self._check_range(i, v.shape[1], node)
         return Ref(v[:, i - 1: i], ref.latex, ref.kind)
+
+
+#: activations the unmasked reading computes (the causal mask first acts on the pattern; what follows it is
+#: not recomputed, so the reading leaves it unknown rather than wrong)
+_BEFORE_THE_PATTERN = frozenset({"tokens", "embed", "ln1", "q", "k", "v", "scores", "pattern"})
 
 
 def example_key(node) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .binding import bind, near_miss, prepare, substitute, unify
+from .binding import bind, near_miss, prepare, reading, substitute, unify
 from .compare import _head_vars, judge, rename, walk
 from .diagnose import diagnose
 from .document import about_the_model
@@ -27,16 +27,19 @@ class Tying:
     """Mixin of :class:`DocumentChecker`: uses its ``bindings``, ``unbound``, ``unify_budget``, ``declared``,
     ``model``, ``findings`` and ``add_claim``."""
 
-    def _own_indices(self, a, b, rel, ctx, fb, out):
+    def _own_indices(self, a, b, rel, ctx, fb, out, unmasked: bool = False):
         """``a_{it} = …`` in a document that numbers tokens with its own letters: the link with the left side's
-        index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it."""
+        index letters renamed to the model's ``i, j`` (and ``back``, the renaming undone), if that decides it.
+        With ``unmasked`` (the document has not masked its attention), the pattern without the causal mask is
+        a reading too."""
         usable = self._usable()
-        ready = prepare(a, b, usable)
+        ready = prepare(a, b, usable, ctx)
         if ready is not None:
             _, mapping, body = ready
             left = rename(substitute(a, usable), mapping)
         else:
             mapping, left, body = {}, substitute(a, usable), substitute(b, usable)
+        ctx = reading(ctx, [a, b], usable)
         other = judge(left, body, rel, ctx)  # in this document's convention only: its letters were read in it
         for _ in range(2):  # a letter still unknown as an index (``\sum_{i=1}^t``): given a free model letter
             m = re.search(r"uses '([a-z])', which is not bound", other.message)
@@ -49,6 +52,11 @@ class Tying:
             left, body = rename(left, step), rename(body, step)
             other = judge(left, body, rel, ctx)
         back = {v: k for k, v in mapping.items()}
+        if other.status == "mismatch" and unmasked and not ctx.unmasked:
+            bare = judge(left, body, rel, ctx.with_(unmasked=True))
+            if bare.status == "verified":
+                other = bare
+                other.message += " (the attention without the causal mask, as this document has it so far)"
         if other.status == "unchecked" or other.status == "mismatch" and not diagnose(left, body, rel, other.ctx or ctx):
             return a, b, out, None  # a new reading: a mismatch only where a small edit reconciles it
         other.message = re.sub(r"\b([ij]) = ", lambda m: f"{back.get(m.group(1), m.group(1))} = ", other.message)
@@ -70,7 +78,7 @@ class Tying:
         except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
             pass
         found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b),
-                     self._meant(a, ctx, line))
+                     self._meant(a, ctx, line), unmasked=not self._mask_expected(frag, line))
         if found is None:
             self.unbound.append((len(self.findings), a, b, rel, ctx, line))
             return False
@@ -91,6 +99,8 @@ class Tying:
         how = out.message.replace("for every i, j", "for every " + ", ".join(binding.order)).replace(
             "for every i ", f"for every {binding.order[0]} " if binding.order else "for every i ")
         also = "".join(f", reading ${_shown(k)}$ as ${unparse(k.candidate)}$" for k in given)
+        if binding.unmasked:
+            also += " (its attention without the causal mask, as this document has it so far)"
         self.add_claim([a, b], line, link, "verified", "definition",
                        f"defines ${unparse(a)}$ as the reference model's ${mine}${also}: its right side {how}")
         self.findings[-1].defines = binding.key
