@@ -134,7 +134,7 @@ def substitute(tree, bindings: dict):
 
 
 def whole_sums(tree, ctx: Context | None):
-    """``\sum_{j=1}^{T}`` with ``T`` a letter the reference does not know: a sum over all the tokens (the
+    r"""``\sum_{j=1}^{T}`` with ``T`` a letter the reference does not know: a sum over all the tokens (the
     document's name for their number), read as the model's default range."""
     if ctx is None:
         return tree
