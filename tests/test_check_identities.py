@@ -256,3 +256,12 @@ def test_the_letter_a_definition_declares():
 
     assert _before_relation(r"S_t \triangleq \sum_{j=1}^{t} v_j k_j^\top = K^\top V").strip() == "S_t"
     assert _before_relation(r"W_{i=1}").strip() == "W_{i=1}"  # a relation inside braces is not one
+
+
+def test_the_documents_declarations_decide_where_the_reference_reads_the_letters_otherwise():
+    # A is the reference's n × n attention pattern; this document declares its own d × d matrix A
+    text = (r"Let $A, B \in \mathbb{R}^{d \times d}$ and $X \in \mathbb{R}^{n \times d}$." + "\n\n" +
+            r"Then $$X A B = X B A$$" + "\n\n" + r"and $$(X A B)^\top = B^\top A^\top X^\top.$$" + "\n")
+    found = {f.line: f for f in check_text(text) if f.kind == "claim" and f.line > 1}
+    assert found[3].status == "mismatch" and found[3].basis == "document"
+    assert found[5].status == "verified" and found[5].basis == "document"

@@ -842,6 +842,8 @@ class DocumentChecker(Tying, Worked):
                                           self._unify(frag, line, link, a, b, rel, ctx) or
                                           rel == "=" and self._identity(frag, line, link, a, b, ctx, final=True)):
             return
+        if out.status == "mismatch" and rel == "=" and self._identity(frag, line, link, a, b, ctx):
+            return  # the reference reads these letters otherwise; the document's own declarations decide it
         if primary and out.status == "mismatch" and (self._bind(frag, line, link, a, b, rel, ctx) or
                                                      self._unify(frag, line, link, a, b, rel, ctx)):
             return  # the other convention's mismatch, where this document's own letters read in its own hold
