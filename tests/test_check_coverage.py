@@ -348,3 +348,15 @@ def test_splitting_off_conditions_and_wrappers_is_bounded():
 def clean_wrapped(text: str) -> str:
     from symtf.check.normalize import clean
     return clean(text)
+
+
+def test_inner_products_floors_and_the_all_ones_vector():
+    assert only(r"\left\langle q_i, k_j \right\rangle / \sqrt{d}")[1][0][1] == \
+        ("call", "inner", False, [("sym", "q", "i", None), ("sym", "k", "j", None)])
+    assert only(r"\lfloor n/2 \rfloor")[1][0][:2] == ("call", "floor")
+    assert only(r"\lceil n/2 \rceil")[1][0][:2] == ("call", "ceil")
+    # \mathbf{1} is the all-ones vector: 1^T 1 is a matrix of ones, never the number 1
+    assert only(r"\mathbf{1}^\top \mathbf{1}")[1][0] == ("mul", ("T", ("sym", r"\text{bold 1}", None, None)),
+                                                        ("sym", r"\text{bold 1}", None, None), "*")
+    assert "verified" not in statuses("$$\n\\mathbf{1}^\\top \\mathbf{1} = 1\n$$\n")
+    assert only(r"\mathrm{2}")[1][0] == ("num", 2.0, "2")

@@ -80,6 +80,8 @@ def bold_letters(text: str) -> set[str]:
 
 def _unfont(m: re.Match) -> str:
     """The letter of ``\\mathbf{x}``; a word in a font is a name (``\\mathrm{head_i}`` → ``\\text{head}_i``)."""
+    if re.fullmatch(r"\s*\d\s*", m.group(1)) and not m.group(0).startswith((r"\mathrm", r"\textrm", r"\operatorname")):
+        return r"\text{bold " + m.group(1).strip() + "}"  # \mathbf{1}: the all-ones vector, never the number 1
     if re.fullmatch(r"\s*[A-Za-z]{2,}(?:\s*,\s*[A-Za-z]+)+\s*", m.group(1)):
         return r"\text{" + m.group(1).strip() + "}"  # \mathrm{lin, te}: one name with a comma in it
     word = re.fullmatch(r"\s*([A-Za-z]{2,})\s*(.*)", m.group(1), re.S)

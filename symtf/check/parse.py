@@ -43,6 +43,8 @@ UNJUDGED = frozenset(RELATION_LATEX) - {"=", "≈", "≤", "≥", "<", ">", "≠
 # operator with a subscript is named with it (``\max_{j}``), so it is never evaluated as the plain function.
 FUNCTION_COMMANDS = {"exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh", "max", "min", "sup", "inf",
                      "lim", "det", "Pr", "arg", "argmax", "argmin", "sgn", "tr"}
+# Brackets that make a value of what they enclose: the call's name and the closing command
+_BRACKETS = {"langle": ("inner", r"\rangle"), "lfloor": ("floor", r"\rfloor"), "lceil": ("ceil", r"\rceil")}
 # Words that name an operator (``\text{argmax}``, ``\operatorname{Re}``) when an argument follows.
 OPERATOR_WORDS = {"argmax", "argmin", "Re", "Im", "diag", "tr", "rank", "sign", "sgn", "Var", "Cov", "KL",
                   "concat", "Concat", "softplus", "sigmoid", "tanh", "SiLU", "Swish", "SwiGLU", "RMSNorm", "norm"}
@@ -247,7 +249,7 @@ class Parser:
             return terms[0] if signs[0] == 1 else ("neg", terms[0])
         return ("add", terms, signs)
 
-    _STOP = {"+", "-", ")", "]", "}", ",", "|", "&", ";", r"\\", "", r"\end", r"\}", ":"} | set(RELATIONS)
+    _STOP = {"+", "-", ")", "]", "}", ",", "|", "&", ";", r"\\", "", r"\end", r"\}", ":", r"\rangle", r"\rfloor", r"\rceil"} | set(RELATIONS)
 
     def term(self):
         left = self.factor()
@@ -505,6 +507,11 @@ class Parser:
             if name == "arg" and self.at(r"\max", r"\min"):
                 name = "arg" + self.next()[1][1:]
             return self.operator(name)
+        if name in _BRACKETS:  # ⟨q, k⟩, ⌊n/2⌋, ⌈x⌉: calls no evaluator knows
+            what, close = _BRACKETS[name]
+            items = self.listed(self.expr(), self.expr)
+            self.expect(close)
+            return ("call", what, False, items)
         if name == "cdot" and self.at(")", ","):  # f(\cdot): a placeholder argument
             return ("sym", r"\cdot", None, None)
         if name in GREEK:

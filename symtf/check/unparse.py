@@ -97,6 +97,10 @@ def _call(node) -> str:
         return r"\begin{cases} " + r" \\ ".join(inner) + r" \end{cases}"
     if name.startswith("relation "):  # (x < 0) in a product; P(L \le ε) as an argument, without the parentheses
         return f"({inner[0]} {RELATION_LATEX.get(name[9:], name[9:])} {inner[1]})"
+    if name in ("inner", "floor", "ceil"):
+        left, right = {"inner": (r"\langle ", r" \rangle"), "floor": (r"\lfloor ", r" \rfloor"),
+                       "ceil": (r"\lceil ", r" \rceil")}[name]
+        return left + ", ".join(inner) + right
     if name == "entries":
         return "(" + inner[0] + ")"
     if name in ("given", "parameters"):
