@@ -48,7 +48,7 @@ S_BITS = 32  # entries are drawn uniformly from 2^32 integers
 DRAWS = 2  # independent draws per claim
 MAX_FACTORS = 50  # a claim with more factors (letters and numbers) is not judged here
 MAX_DIM = 60  # a matrix dimension above this (a printed 12288) is not evaluated
-MAX_WORK = 50_000  # multiplications of entries per draw (a claim at prime sizes needs a few hundred)
+MAX_WORK = 50_000  # entries drawn and multiplied per draw (a claim at prime sizes needs a few hundred)
 MAX_CANDIDATES = 30  # edits tried for a diagnosis
 MAX_DEPTH = 20  # definitions substituted inside definitions
 _MEMBER = re.compile(r"\\in\s*\\mathbb")
@@ -384,6 +384,9 @@ class Draw:
             key = (name, at)
             if key not in self.values:
                 m, n = self._dim(rows), self._dim(cols)
+                self.work += m * n  # the drawn entries count against the same bound
+                if self.work > MAX_WORK:
+                    raise Unsupported("too many entries for an exact test")
                 self.values[key] = Val(np.array([[self._entry() for _ in range(n)] for _ in range(m)], dtype=object), 1)
             self.matrices.add(name)
             self.shown.setdefault(name, unparse(node))
