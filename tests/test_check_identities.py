@@ -265,3 +265,9 @@ def test_the_documents_declarations_decide_where_the_reference_reads_the_letters
     found = {f.line: f for f in check_text(text) if f.kind == "claim" and f.line > 1}
     assert found[3].status == "mismatch" and found[3].basis == "document"
     assert found[5].status == "verified" and found[5].basis == "document"
+
+
+def test_an_orthogonality_statement_does_not_define_the_identity():
+    text = (r"Let $W \in \mathbb{R}^{d \times d}$ with" + "\n\n" + r"$$W^\top W = I.$$" + "\n\n" +
+            r"Then $$W W^\top = I.$$" + "\n")
+    assert not [f for f in check_text(text) if f.status == "mismatch"]

@@ -164,7 +164,7 @@ class Book:
             pieces = [p for p in simplify(frag.latex, macros, plain).split(SEPARATOR) if p.strip()]
             for st in (st for piece in pieces for st in statements(piece)):
                 book._define(st.text, frag.line + st.line_offset, frag.section)
-            book._properties(frags, k)
+            book._properties(frags, k, lambda latex: simplify(latex, macros, plain))
         for entries in book.definitions.values():
             entries.sort(key=lambda d: d[0])  # reading order, for Book.definition's bisection
         return book
@@ -186,13 +186,14 @@ class Book:
         if rels[0] == "=" and _is_name(exprs[0]):
             self.definitions.setdefault(symbol_name(exprs[0]), []).append((line, exprs[1], section))
             self.heads.setdefault(symbol_name(exprs[0]), exprs[0])
-        elif rels[-1] == "=" and _is_name(last) and \
+        elif rels[-1] == "=" and _is_name(last) and not _CONSTANT.fullmatch(symbol_name(last)) and \
                 all(symbol_name(last) not in _names(e) for e in exprs[:-1]):  # … = S names the chain's value
             self.definitions.setdefault(symbol_name(last), []).append((line, exprs[-2], section))
             self.heads.setdefault(symbol_name(last), last)
 
-    def _properties(self, frags, k: int) -> None:
-        """The letters of fragment ``k`` that the clause around it calls orthogonal, diagonal, symmetric …"""
+    def _properties(self, frags, k: int, simplified) -> None:
+        """The letters of fragment ``k`` (read through ``simplified``, the document's macros) that the clause
+        around it calls orthogonal, diagonal, symmetric …"""
         frag = frags[k]
         if len(frag.latex) > 200:
             return
@@ -206,7 +207,7 @@ class Book:
         found = _PROPERTY.search(clause)
         if not found:
             return
-        head = re.split(r"\\in\b", frag.latex)[0]
+        head = re.split(r"\\in\b", simplified(frag.latex))[0]
         for st in statements(head):
             try:
                 exprs = parse(st.text)[1]
@@ -216,6 +217,8 @@ class Book:
                 self.properties.setdefault(name, (frag.line, found.group(0)))
 
 
+# the identity, zero and ones matrices: W^T W = I states a property of W, it does not define I
+_CONSTANT = re.compile(r"(I|0|1|O|\\mathb[fb]\{[I01]\})(_.*)?")
 _HEAD_INDEX = re.compile(r"[ijtnmsl]")  # letters that index a family (x_i, k_j, S_t), not name a role (W_q, W_k)
 _USED_INDEX = re.compile(r"[a-z]([+-]\d+)?|\d+")
 
