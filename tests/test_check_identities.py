@@ -271,3 +271,9 @@ def test_an_orthogonality_statement_does_not_define_the_identity():
     text = (r"Let $W \in \mathbb{R}^{d \times d}$ with" + "\n\n" + r"$$W^\top W = I.$$" + "\n\n" +
             r"Then $$W W^\top = I.$$" + "\n")
     assert not [f for f in check_text(text) if f.status == "mismatch"]
+
+
+def test_a_factorisation_the_prose_names_is_no_mismatch():
+    text = (r"Let $W, U, S, V \in \mathbb{R}^{d \times d}$ and take the SVD $$W = U S V^\top.$$" + "\n\n" +
+            r"Then $$W^\top W = V S^2 V^\top.$$" + "\n")
+    assert not [f for f in check_text(text) if f.status == "mismatch"]

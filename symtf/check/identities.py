@@ -57,7 +57,8 @@ _DEFINES = re.compile(r"\s*(.+?)\s*(?::=|\\coloneqq|\\triangleq|\\equiv|=)")
 _PROPERTY = re.compile(r"orthogonal|orthonormal|unitary|diagonal|symmetric|hermitian|triangular|identity|"
                        r"permutation|mask|definite|idempotent|projection|projector|rotation|commut|one-hot|sparse|"
                        r"normali[sz]|stochastic|zero|nilpotent|involut|circulant|toeplitz|rank[- ]?(?:one|1)\b|"
-                       r"equal|same|transpose|invers|tied|shared|skew|block|constant|special|fixed", re.I)
+                       r"equal|same|transpose|invers|tied|shared|skew|block|constant|special|fixed|singular|eigen|"
+                       r"svd|decompos|factori[sz]|spectral|cholesky|\bqr\b|\blu\b", re.I)
 _HYPOTHESIS = re.compile(r"\b(if|suppose|supposing|assume|assuming|when|whenever|unless|provided|iff|whether|"
                          r"such that|where|let)\s*$", re.I)
 _DENIED = re.compile(r"^\W{0,3}(\w+\W+){0,3}?(not|n't|false|wrong|incorrect|untrue|fails|cannot|only if|iff|unless)\b"
