@@ -360,3 +360,10 @@ def test_inner_products_floors_and_the_all_ones_vector():
                                                         ("sym", r"\text{bold 1}", None, None), "*")
     assert "verified" not in statuses("$$\n\\mathbf{1}^\\top \\mathbf{1} = 1\n$$\n")
     assert only(r"\mathrm{2}")[1][0] == ("num", 2.0, "2")
+
+
+@pytest.mark.parametrize("text", ["x{xx}", r"W_O (W_V x)", r"x (y \times z)", r"a / (b c)", r"d \times 3 d"])
+def test_a_product_on_the_right_prints_in_parentheses(text):
+    # found by tests/test_check_extract.py's round trip: x (x x) printed as x x x read back as (x x) x
+    tree = parse(text)
+    assert parse(unparse(tree)) == tree

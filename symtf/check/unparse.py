@@ -51,8 +51,8 @@ def unparse(node) -> str:
     if kind == "mul":
         op = {"*": " ", "/": " / ", "⊙": r" \odot ", "×": r" \times "}[node[3]]
         left, right = _wrap(node[1], True), _wrap(node[2], True)
-        if op == " / " and node[2][0] == "mul" and not right.startswith("("):
-            right = f"({right})"  # a / (b c): the quotient by the whole product, as it was read
+        if op != r" \times " and node[2][0] == "mul" and not right.startswith("("):
+            right = f"({right})"  # a / (b c), a (b c): the right factor is the whole product, as it was read
         if op == " " and left[-1:].isdigit() and (right[:1].isdigit() or right[:1] == "."):
             op = r" \cdot "  # 12 \cdot 768, never "12 768"
         return left + op + right
