@@ -113,4 +113,4 @@ def test_mutation_detection_rate(post):
         print("  undetected:", m)
     assert total >= 60
     assert not verified, verified
-    assert rate >= 0.95
+    assert rate >= 0.99  # the target (measured 201/202)

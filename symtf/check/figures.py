@@ -118,7 +118,7 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
         verdict, why, derived, ref = next((v for v in verdicts if v[0] is not None), verdicts[0])
         if verdict is None:
             out.append(Finding(line, latex, "unchecked", "shape", why))
-        elif verdict is Verdict.INCONSISTENT and _all_heads(stated, derived, ref, ctx):
+        elif verdict is Verdict.INCONSISTENT and _all_heads(stated, derived, ref, ctx, subject):
             out.append(Finding(line, latex, "unchecked", "shape", f"{name}: stated {latex_shape(stated)}, which is every "
                                f"head's {name} side by side (heads concatenated); one head's is {latex_shape(derived)}"))
         elif verdict is Verdict.INCONSISTENT:
@@ -140,10 +140,13 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
     return out
 
 
-def _all_heads(stated, derived, ref, ctx) -> bool:
+def _all_heads(stated, derived, ref, ctx, subject=None) -> bool:
     """Whether ``stated`` is an activation matrix's per-head shape with d_head widened to H d_head = d_model
     (Q, K, V ∈ R^{n × d_model}: every head's at once, before the split into heads, as row-convention papers write
-    them): a reading of the multi-head model, not a contradiction of it."""
+    them): a reading of the multi-head model, not a contradiction of it. Only in the row convention, and never
+    for a symbol that names its head (``q^h``) or a token (``q_n``)."""
+    if not ctx.row or subject is not None and subject[0] == "sym" and (subject[2] or subject[3]):
+        return False
     if ref is None or ref.kind != "activation" or dims.d_head not in _free(derived) or 1 in tuple(stated):
         return False  # one token's vector (q_n ∈ R^{d_model}) is a head's: only a whole matrix is read so
     widened = tuple(s.subs(dims.d_head, dims.H * dims.d_head) for s in derived)
