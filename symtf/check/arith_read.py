@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import sympy as sp
-import yaml
+
+from .data import load
 
 
 _MAX_TOKENS = 120  # a longer run is not read (no sentence of arithmetic is this long)
@@ -36,7 +36,7 @@ _RELS = {"=": "=", "≈": "≈", "~": "≈", "~=": "≈", r"\approx": "≈"}
 
 @lru_cache(maxsize=1)
 def _units() -> tuple[dict, dict]:
-    data = yaml.safe_load(resources.files("symtf.check.data").joinpath("units.yaml").read_text(encoding="utf-8"))
+    data = load("units.yaml")
     units = {name: (quantity, sp.Rational(str(scale))) for name, (quantity, scale) in data["units"].items()}
     return units, {k: int(v) for k, v in data["suffixes"].items()}
 

@@ -18,6 +18,7 @@ from .. import dims
 from ..model.variants import Convention, Heads, Variant
 from . import numeric
 from .evaluate import BadRef, CheckError, Unknown, expand, index_value, is_scalar
+from .data import load
 
 TAGS = {"W": {"E", "pos", "P", "Q", "K", "V", "O", "U", "1", "2"}, "b": {"1", "2", "Q", "K", "V", "O"},
         "d": {"model", "head", "mlp", "vocab", "k", "v", "ff"}, "n": {"vocab", "ctx", "layers", "heads"},
@@ -447,11 +448,7 @@ def _split_indices(text: str, wanted: int) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _model_kinds() -> tuple:
-    from importlib import resources
-
-    import yaml
-
-    data = yaml.safe_load(resources.files("symtf.check.data").joinpath("meanings.yaml").read_text(encoding="utf-8"))
+    data = load("meanings.yaml")
     return tuple((re.compile(k["phrase"], re.I), k["kind"]) for k in data["model_kinds"])
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
-import yaml
+from .data import load
+
 
 _PROSE_CAP = 240  # characters of prose read on either side of a symbol: bounded work per fragment
 
@@ -99,9 +99,8 @@ def _plain(v: float):
 
 @lru_cache(maxsize=1)
 def _data() -> tuple:
-    root = resources.files("symtf.check.data")
-    meanings = yaml.safe_load(root.joinpath("meanings.yaml").read_text(encoding="utf-8"))
-    deviations = yaml.safe_load(root.joinpath("deviations.yaml").read_text(encoding="utf-8"))
+    meanings = load("meanings.yaml")
+    deviations = load("deviations.yaml")
     phrases = [(re.compile(r"^(?:" + p["phrase"] + r")\b"), re.compile(r"\b(?:" + p["phrase"] + r")\s*$"), p)
                for p in meanings["phrases"]]
     index_nouns = re.compile(r"\b(?:" + meanings["index_nouns"] + r")s?\s*$")
@@ -126,8 +125,7 @@ def about_the_model(text: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _model_words():
-    root = resources.files("symtf.check.data")
-    words = yaml.safe_load(root.joinpath("meanings.yaml").read_text(encoding="utf-8"))["model_words"]
+    words = load("meanings.yaml")["model_words"]
     return re.compile(r"\b(?:" + words + r")\b")
 
 

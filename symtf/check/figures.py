@@ -17,6 +17,7 @@ from .evaluate import CheckError
 from .parse import UNJUDGED
 from .report import Finding
 from .unparse import unparse
+from .data import load
 
 _FIELDS = (("total", "total"), ("param", "total"), ("context", "n_ctx"), ("n_ctx", "n_ctx"), ("n_heads", "n_heads"),
            ("d_model", "d_model"), ("d_mlp", "d_mlp"), ("d_head", "d_head"), ("n_layers", "n_layers"),
@@ -203,13 +204,9 @@ def _entry(name: str, field: str, spec, source: str):
 
 def _load_published() -> dict:
     """Published configurations by every normalised name: data/published.yaml, and LLaMA-2 (symtf.llama)."""
-    from importlib import resources
-
-    import yaml
-
     from ..llama import LLAMA2
 
-    raw = yaml.safe_load(resources.files("symtf.check.data").joinpath("published.yaml").read_text(encoding="utf-8"))
+    raw = load("published.yaml")
     out = {}
     for spec in raw.values():
         pub = {"name": spec["name"], "total": (spec["total"], spec.get("total_note", f"{spec['total']} parameters, "
