@@ -41,3 +41,14 @@ def test_a_declaration_holds_from_its_line_on():
 def test_undeclared_letters_are_left_to_the_other_judges():
     findings = _only(r"And $Z C^\top$ too.", r"Z C^\top")
     assert findings and all(f.status != "mismatch" for f in findings)
+
+
+def test_query_and_key_widths_named_apart_are_not_a_misfit():
+    """``Q \\in R^{n×d_q}``, ``K \\in R^{n×d_k}``: Q K^T needs d_q = d_k, which documents leave implicit
+    (data: ``implicitly_equal_sizes``); Q V^T with d_v is still a misfit."""
+    from symtf.check.checker import DocumentChecker
+
+    text = ("# A\n\nLet $Q \\in \\mathbb{R}^{n \\times d_q}$ and $K \\in \\mathbb{R}^{n \\times d_k}$, "
+            "$V \\in \\mathbb{R}^{n \\times d_v}$.\n\n$$\\alpha = QK^T$$\n\n$$\\beta = QV^T$$\n")
+    found = {f.line: f.status for f in DocumentChecker(text).run() if f.kind == "claim" and f.line in (5, 7)}
+    assert found[5] != "mismatch" and found[7] == "mismatch"

@@ -122,6 +122,15 @@ def _per_head(a: sp.Expr, b: sp.Expr) -> bool:
     return bool(ratio.free_symbols) and all(f.is_Symbol for f in sp.Mul.make_args(ratio))
 
 
+def _implicitly_equal(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether ``a`` and ``b`` are a pair of sizes the operations need equal (``implicitly_equal_sizes`` in
+    ``data/meanings.yaml``: d_q and d_k)."""
+    from .data import load
+
+    names = {str(a), str(b)}
+    return any(names == set(pair) for pair in load("meanings.yaml").get("implicitly_equal_sizes", ()))
+
+
 def shape(node, decl: Declarations) -> tuple | None:
     """(rows, columns) of an expression of declared matrices; None for a scalar factor."""
     kind = node[0]
@@ -151,6 +160,9 @@ def shape(node, decl: Declarations) -> tuple | None:
         if left is None or right is None:
             return left or right
         fits = _same(left[1], right[0])
+        if fits is False and _implicitly_equal(left[1], right[0]):
+            raise Undetermined(f"{left[1]} and {right[0]} are the query and key widths, equal wherever Q K^T is "
+                               "written (documents often leave it implicit)")
         if fits is False and _per_head(left[1], right[0]):
             raise Undetermined("the inner sizes differ by a factor (one head's slice against every head's?)")
         if fits is False:
