@@ -51,7 +51,7 @@ class Token:
     rounded: bool = False  # a number printed with fewer digits than it may stand for (4.5e14, 8k, 23000)
 
 
-def _number(text: str, scale: int) -> tuple:
+def number_node(text: str, scale: int = 0) -> tuple:
     """``1.6e10`` → 1.6 · 10^10, ``1,024`` → 1024, ``37.5M`` → 37.5 · 10^6 (``scale`` from a suffix or %)."""
     mantissa, _, exp = text.replace(",", "").lower().partition("e")
     exp10 = (int(exp) if exp else 0) + scale
@@ -94,7 +94,7 @@ def tokens(text: str) -> list[Token]:
                 continue
             digits = num.split("e")[0].split("E")[0].replace(",", "")
             rounded = "." in digits or scale != 0 or "e" in num.lower() or len(digits) - len(digits.rstrip("0")) >= 3
-            out.append(Token("num", text[start:pos], start, pos, _number(num, scale), rounded))
+            out.append(Token("num", text[start:pos], start, pos, number_node(num, scale), rounded))
             if unit is not None:
                 word = unit.group()
                 pos = unit.end()

@@ -188,7 +188,7 @@ def bind(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own: 
         (base, node), = unknown.items()
         tied = _tied(b, bindings)
         options = [(f, _fill(body, base, f)) for f in _fillers(node, ctx, base in own)
-                   if _is_size(f, ctx) or tied]
+                   if _size_of(f, ctx) is not None or tied]
         options = [(f, filled) for f, filled in options if filled[0] != "sym"]  # "k_i = x_i": a renaming
     ctx = reading(ctx, b, bindings)
     found, tried = [], 0
@@ -234,11 +234,7 @@ _MAX_ASSIGNMENTS = 600  # letter assignments tried for one claim (each a cheap s
 
 
 def _unknown(node, ctx: Context) -> bool:
-    try:
-        ctx.resolve(node, {"i": 1, "j": 2, "h": 1, "u": 1, "w": 1})
-        return False
-    except Exception:  # noqa: BLE001 - not found, or not resolvable in this reading: not the reference's
-        return True
+    return not ctx.knows(node, {"i": 1, "j": 2, "h": 1, "u": 1, "w": 1})  # u, w: bound letters moved aside
 
 
 def _node(key: str, sub: str | None) -> tuple | None:
@@ -268,7 +264,7 @@ def _fillers(node, ctx: Context, matrix: bool = False) -> list[tuple]:
     for k, v in ctx.profile["sizes"].items():
         sizes.setdefault(v, k)  # one spelling per size
     if not matrix:
-        keys += [k for k in sizes.values() if _size(k, ctx) > 1]  # a size of 1 (one layer) fits any product
+        keys += [k for k in sizes.values() if (_size_of(_node(k, None), ctx) or 0) > 1]  # a size of 1 (one layer) fits any product
     return [n for k in keys if (n := _node(k, None)) is not None]
 
 
@@ -279,19 +275,13 @@ def _tied(tree, bindings: dict | None) -> bool:
     return any(n[0] == "sym" and (n[1] == "W" and (n[2] or n[3]) or n[1] in (bindings or {})) for n in walk(tree))
 
 
-def _is_size(node, ctx: Context) -> bool:
+def _size_of(node, ctx: Context) -> float | None:
+    """The value of the model's size ``node`` names, or None if it names no size in this reading."""
     try:
-        return ctx.resolve(node, {}).kind == "size"
+        ref = ctx.resolve(node, {}) if node else None
     except Exception:  # noqa: BLE001 - not a size in this reading
-        return False
-
-
-def _size(key: str, ctx: Context) -> float:
-    node = _node(key, None)
-    try:
-        return float(ctx.resolve(node, {}).value) if node else 0.0
-    except Exception:  # noqa: BLE001 - not a size in this reading
-        return 0.0
+        return None
+    return float(ref.value) if ref is not None and ref.kind == "size" else None
 
 
 def _fill(tree, base: str, filler):
@@ -327,7 +317,7 @@ def unify(a, b, rel, ctx: Context, line: int, bindings: dict | None = None, own:
     if not 1 <= len(unknown) <= 2:
         return None
     tied = _tied(b, bindings) or any(base in own for base in unknown)  # q_i = A x_i, A declared by the document
-    options = [[(base, f) for f in _fillers(n, ctx, base in own) if _is_size(f, ctx) or tied]
+    options = [[(base, f) for f in _fillers(n, ctx, base in own) if _size_of(f, ctx) is not None or tied]
                for base, n in unknown.items()]
     if not all(options):
         return None

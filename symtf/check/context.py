@@ -288,6 +288,14 @@ class Context:
             raise BadRef(f"head {h} outside 1..H")
         return h
 
+    def knows(self, node, env: dict | None = None) -> bool:
+        """Does the reference model know the symbol ``node`` in this reading (index letters at ``env``)?"""
+        try:
+            self.resolve(node, env if env is not None else {"i": 1, "j": 1, "h": 1})
+            return True
+        except Exception:  # noqa: BLE001 - not found, or not resolvable here: not the reference's
+            return False
+
     def resolve(self, node, env) -> Ref:
         _, base, sub, sup = node
         if (sub is not None or sup is not None) and example_key(node) in self.fvars:  # x_1 = [1, 0, 1, 0]

@@ -16,7 +16,6 @@ from .binding import bind, near_miss, prepare, reading, substitute, unify
 from .compare import _head_vars, judge, rename, walk
 from .diagnose import diagnose
 from .document import about_the_model
-from .evaluate import CheckError
 from .notation import COLUMN, ROW
 from .unparse import unparse
 
@@ -68,26 +67,19 @@ class Tying:
         """A letter of the document's own defined as a reference activation (:mod:`symtf.check.binding`):
         verified, and remembered so that later definitions read it as that activation. A definition that
         binds nothing is kept for :meth:`_contradictions`. True if a finding was added."""
-        if a is None or a[0] != "sym" or a[1] in self.model.meanings:
-            return False
-        try:
-            ctx.resolve(a, {"i": 1, "j": 1, "h": 1})
-            return False  # the reference knows the letter: not the document's own
-        except CheckError:
-            pass
-        except Exception:  # noqa: BLE001 - a letter the reference cannot even look up is the document's
-            pass
+        if a is None or a[0] != "sym" or a[1] in self.model.meanings or ctx.knows(a):
+            return False  # not a letter, one the prose explains, or the reference's own
         found = bind(a, b, rel, ctx, line, self._usable(), self._own(line), self._may_give(frag, a, b),
                      self._meant(a, ctx, line), unmasked=not self._mask_expected(frag, line))
         if found is None:
             self.unbound.append((len(self.findings), a, b, rel, ctx, line))
             return False
         (binding, *given), out = found
-        mine = unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
+        mine = _activation(binding)
         first = next((x for x in self.bindings.get(binding.key, ()) if x.candidate[1] == binding.candidate[1] and
                       x.candidate[2] != binding.candidate[2]), None)
         if first is not None:  # the same activation with its indices exchanged: the two factors' roles swapped
-            theirs = unparse(rename(first.candidate, dict(zip(("i", "j"), first.order))))
+            theirs = _activation(first)
             self.add_claim([a, b], line, link, "mismatch", "definition",
                            f"line {first.line} defines ${unparse(a)}$ as the reference model's ${theirs}$; this "
                            f"definition makes it ${mine}$: the indices' roles exchanged", basis="document",
@@ -165,7 +157,7 @@ class Tying:
                 continue
             name, edited = miss
             other = seen[0].line
-            mine = unparse(rename(seen[0].candidate, dict(zip(("i", "j"), seen[0].order))))
+            mine = _activation(seen[0])
             if name.startswith("missing") and line < other:
                 found.message = (f"defines ${unparse(a)}$ without the scale that line {other} gives it (there, the "
                                  f"reference model's ${mine}$): a text may add the scale later, so not a mismatch")
@@ -195,6 +187,12 @@ def _head_indexed(exprs, ctx):
         return tuple(rec(c) if isinstance(c, (tuple, list)) else c for c in node)
 
     return rec(exprs)
+
+
+def _activation(binding) -> str:
+    """The activation a letter is bound to, with the document's index letters (``S_{it}``)."""
+    return unparse(rename(binding.candidate, dict(zip(("i", "j"), binding.order))))
+
 
 def _shown(binding) -> str:
     """A bound letter as the document writes it: ``x_i`` for a letter bound with a token index."""

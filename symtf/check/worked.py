@@ -14,11 +14,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from .arith_read import number_node
 from .compare import relative_precision, walk
 from .context import example_key, is_example
 from .evaluate import CheckError, Evaluator, ShapeMismatch, is_scalar
 from .figures import is_figures_table
-from .scalars import NotScalar, ScalarBook, judge_scalar, symbol_name, to_sympy
+from .scalars import NotScalar, ScalarBook, _show, judge_scalar, symbol_name, to_sympy
 from .unparse import unparse
 
 # activations computed from others: printed values for them, after an example's inputs, are results to
@@ -44,7 +45,7 @@ class Worked:
                  not is_scalar(ctx.fvars.get(example_key(n), ctx.fvars.get(n[1])))]
         left = a[0] == "sym" and not is_example(a, ctx) and rel == "="
         rhs = [n for n in walk(b) if n[0] == "sym"]
-        if left and not rhs and _example_value(a, b) and self._reference_quantity(a, ctx) is False:
+        if left and not rhs and _example_value(a, b) and not ctx.knows(a):
             return self._bind_example(frag, line, link, a, b, ctx, "printed")
         if left and rhs and all(is_example(n, ctx) for n in rhs):
             return self._bind_example(frag, line, link, a, b, ctx, "computed")
@@ -82,7 +83,7 @@ class Worked:
         if verdict is None or verdict.status == "unchecked":
             return False
         expected = verdict.expected and unparse(("chain", [a, ("num", 0.0, verdict.expected)], [rel]))
-        given = ", ".join(f"${k} = {_number(numbers[k][0])}$" for k in sorted(names))
+        given = ", ".join(f"${k} = {_show(numbers[k][0])}$" for k in sorted(names))
         self.add(line, link, verdict.status, "numeric", f"{verdict.message} [{given}]", expected)
         self.findings[-1].basis = "document"
         return True
@@ -128,14 +129,6 @@ class Worked:
         self.add(line, link, "unchecked", "definition", f"defines ${key}$ for this section's example ({what})")
         return True
 
-    def _reference_quantity(self, node, ctx) -> bool:
-        """Does the reference model know the symbol (in this reading)?"""
-        try:
-            ctx.resolve(node, {"i": 1, "j": 1, "h": 1})
-            return True
-        except Exception:  # noqa: BLE001 - not found, or not resolvable here
-            return False
-
     def _example_values(self, frag, line, text, a, b, ctx):
         """``q = [1, 0, 2, 1]``: printed numbers for a model quantity are a worked example's own values, unless
         the section has bound the example's inputs and the quantity is derived from them (its printed value is a
@@ -174,17 +167,15 @@ class Worked:
 
 _NAMED_CELL = re.compile(r"\(\s*\$?([A-Za-z])\$?\s*(?:/\s*\$?([A-Za-z])\$?\s*)?\)\s*$")
 
+
 def _number_cell(cell: str):
     """The number a table cell holds (``5,120``, ``2.7``, ``32e3``), exactly, or None."""
-    import sympy as sp
-
-    text = cell.strip().strip("$`").replace(",", "").replace("{,}", "")
-    if not re.fullmatch(r"-?\d+(\.\d+)?([eE][+-]?\d+)?", text):
+    text = cell.strip().strip("$`").replace("{,}", ",")
+    sign = -1 if text.startswith("-") else 1
+    if not re.fullmatch(r"-?\d[\d,]*(\.\d+)?([eE][+-]?\d+)?", text):
         return None
-    return sp.Rational(text) if "e" not in text.lower() else sp.Rational(sp.Float(text, 30))
+    return sign * to_sympy(number_node(text.lstrip("-")))
 
-def _number(value) -> str:
-    return str(value) if getattr(value, "is_Integer", False) else f"{float(value):g}"
 
 def _example_value(a, b) -> bool:
     """A plain symbol set equal to a list or matrix of finite printed numbers (at least two)."""
