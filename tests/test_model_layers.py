@@ -13,7 +13,7 @@ from symtf.latex.tables import table, to_markdown
 from symtf.model import Convention, Heads, Kind, Variant, build
 from symtf.numeric import compile_forward, random_weights
 from symtf.numeric.checkpoint import PER_LAYER
-from symtf.numeric.runtime import symtf_layernorm, symtf_softmax
+from symtf.numeric.runtime import symtf_gelu, symtf_layernorm, symtf_softmax
 
 SIZES = {"n_vocab": 13, "d_model": 7, "d_head": 5, "d_mlp": 11, "H": 2, "n_ctx": 17}
 TOKENS = [3, 1, 4, 1, 5]
@@ -118,3 +118,10 @@ def test_keys_run_only_what_they_need_and_keep_only_themselves():
     np.testing.assert_array_equal(q["q.3"], every["q.3"])
     assert list(compile_forward(v, keys=["resid_mid.2"])(w, TOKENS)) == ["resid_mid.2"]
     assert list(compile_forward(v, keys=["embed"])(w, TOKENS)) == ["embed"]
+
+
+def test_exact_gelu_takes_a_zero_dimensional_argument_and_keeps_the_dtype():
+    # np.frompyfunc gives a Python float back for a 0-d array: the checker's GELU of a scalar once raised on it
+    assert float(symtf_gelu(np.array(1.0))) == pytest.approx(0.8413447460685429, rel=1e-15)
+    out = symtf_gelu(np.array([1.0, -1.0], dtype=np.float32))
+    assert out.dtype == np.float32 and out[1] == pytest.approx(-0.15865525, rel=1e-6)

@@ -146,7 +146,9 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 
 def symtf_gelu(x):
     r"""$\tfrac{x}{2}(1 + \operatorname{erf}(x/\sqrt2))$ per entry (exact GELU; erf from ``math``, not fast)."""
-    return (0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(x.dtype))).astype(x.dtype, copy=False)
+    x = np.asarray(x)
+    erf = np.asarray(_erf(x / math.sqrt(2.0)), dtype=x.dtype)  # a 0-d argument gives a Python float back
+    return (0.5 * x * (1.0 + erf)).astype(x.dtype, copy=False)
 
 
 _GELU_C = math.sqrt(2.0 / math.pi)
