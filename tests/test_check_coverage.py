@@ -61,6 +61,24 @@ def test_bold_without_braces_is_the_letter():
         read(r"\boldsymbol 1")
 
 
+def test_an_entrywise_product_takes_the_juxtaposed_factors_after_it_as_one_operand():
+    # M \odot QK^T is M ⊙ (QK^T), not (M ⊙ Q) K^T; the left operand ends at the operator as before
+    assert only(r"M \odot QK^T")[1][0] == ("mul", ("sym", "M", None, None),
+                                           ("mul", ("sym", "Q", None, None), ("T", ("sym", "K", None, None)), "*"), "⊙")
+    assert only(r"QK^T \odot M")[1][0][1] == ("mul", ("sym", "Q", None, None), ("T", ("sym", "K", None, None)), "*")
+    assert only(r"a \odot b c \cdot d")[1][0][3] == "·"  # the next written operator ends the operand
+
+
+def test_an_otimes_the_document_says_is_entrywise_is_read_as_the_entrywise_product():
+    for said in (r"Here, $\otimes$ stands for the elementwise product.", "其中 $\\otimes$ 是逐位对应相乘。",
+                 r"where $\otimes$ denotes the Hadamard product"):
+        assert only(r"a \otimes b", document_macros(said))[1][0] == ("mul", ("sym", "a", None, None),
+                                                                     ("sym", "b", None, None), "⊙"), said
+    for said in (r"$\odot$ is the elementwise product and $\otimes$ the Kronecker product.",
+                 r"$\otimes$ is the outer product. Elementwise products are written $\odot$.", ""):
+        assert only(r"a \otimes b", document_macros(said))[1][0][0] == "call", said
+
+
 def test_bare_bold_membership_is_a_shape_claim():
     # d2l-attention-scoring-functions.md line 301
     doc = "Queries $\\mathbf Q\\in\\mathbb R^{n\\times d}$ and keys $\\mathbf K\\in\\mathbb R^{m\\times d}$.\n"

@@ -20,3 +20,24 @@ def test_a_mask_after_the_exponential_or_outside_a_softmax_or_a_letter_not_calle
     assert not _mismatches(MASK + "$$O = (QK^\\top \\odot M)V$$\n")  # linear attention: no softmax
     assert not _mismatches(MASK + "$$O = \\mathrm{softmax}(QK^\\top + M)V$$\n")
     assert not _mismatches("Here $G$ is a gate.\n\n$$O = \\mathrm{softmax}(QK^\\top \\odot G)V$$\n")
+
+
+# tests/heldout30/nebius-advanced-transformer-architectures.md 163-170: the mask is named in words only ("the 0-1
+# matrix called attention mask"), its product written ⊗ and said to be elementwise, the mask first in the product
+NAMELESS = ("This is done by elementwise multiplication with the 0-1 matrix called the attention mask.\n\n"
+            "Here, $\\otimes$ stands for the elementwise product. The final formula:\n\n")
+
+
+def test_an_unnamed_mask_written_first_with_a_declared_entrywise_otimes_is_a_mismatch():
+    assert _mismatches(NAMELESS + "$$o = \\mathrm{softmax}\\left(\\frac{M\\otimes QK^T}{\\sqrt{d}}\\right)V$$\n") == \
+        ["a mask multiplied inside the softmax, not added"]
+    assert _mismatches(NAMELESS + "$$o = \\mathrm{softmax}(M \\odot QK^T)V$$\n") == \
+        ["a mask multiplied inside the softmax, not added"]
+
+
+def test_an_otimes_not_declared_entrywise_or_another_letter_named_the_mask_is_not_judged_here():
+    plain = NAMELESS.replace("Here, $\\otimes$ stands for the elementwise product.", "Here $\\otimes$ is the "
+                             "Kronecker product and $\\odot$ is elementwise.")
+    assert not _mismatches(plain + "$$o = \\mathrm{softmax}(M\\otimes QK^T)V$$\n")
+    assert not _mismatches(MASK + "$$o = \\mathrm{softmax}(N \\odot QK^T)V$$\n")  # M is the mask here, not N
+    assert not _mismatches("No masking here.\n\n$$o = \\mathrm{softmax}(M \\odot QK^T)V$$\n")

@@ -32,14 +32,37 @@ _DEFINE = re.compile(
 
 
 def document_macros(text: str) -> dict[str, str]:
-    """The document's argument-free macros: name (with its backslash) → body."""
+    r"""The document's argument-free macros: name (with its backslash) → body; and ``\otimes`` → ``\odot`` where a
+    sentence of the document says its ⊗ is the entrywise product (:func:`entrywise_otimes`)."""
     out: dict[str, str] = {}
     for m in _DEFINE.finditer(text):
         name, body = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if "#" in body or len(out) >= _MAX_MACROS:
             continue  # macros with arguments are left alone
         out.setdefault(name, body)
+    if "\\otimes" not in out and entrywise_otimes(text):
+        out["\\otimes"] = "\\odot"
     return out
+
+
+_OTIMES = re.compile(r"\\otimes(?![A-Za-z])|⊗")
+_END = re.compile(r"[.。!?\n]")
+_REACH = 160  # characters each side of a ⊗ that its sentence may take
+_ENTRYWISE = re.compile(r"element[- ]?wise|entry[- ]?wise|element[- ]by[- ]element|Hadamard|逐元素|逐位|按元素|按位|"
+                        r"élément par élément|terme à terme|elementweise|要素ごと|요소별", re.I)
+_OTHER_PRODUCT = re.compile(r"\\odot|\\circ|⊙|∘|Kronecker|outer|tensor product|張量積|张量积|外积|クロネッカー", re.I)
+
+
+def entrywise_otimes(text: str) -> bool:
+    r"""Whether a sentence of ``text`` says that its ⊗ is the entrywise product ("$\otimes$ stands for the
+    elementwise product", "其中 ⊗ 是逐位对应相乘") and names no other product beside it (a sentence that sets ⊙
+    against ⊗, or calls ⊗ a Kronecker or outer product, declares nothing)."""
+    for m in _OTIMES.finditer(text):
+        before = _END.split(text[max(0, m.start() - _REACH):m.start()])[-1]
+        sentence = before + _END.split(text[m.start():m.end() + _REACH])[0]
+        if _ENTRYWISE.search(sentence) and not _OTHER_PRODUCT.search(sentence):
+            return True
+    return False
 
 
 _FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|bold|textbf|mathrm|mathit|mathsf|textsf|mathtt|texttt|mathbfit|vec|overrightarrow|mathop|"

@@ -6,7 +6,8 @@ A causal mask works inside a softmax only by addition (``QK^\top + M`` with M_ij
 the exponential (``\exp(QK^\top) \odot M``, then normalised). Multiplying the scores by a 0/1 mask inside the softmax
 sets the masked scores to 0, and the softmax still gives them the weight e^0/Z > 0; multiplying by a 0/−∞ mask gives
 0·(−∞). Either way the softmax is not masked. The letter must be one the document's prose calls a mask (a block of
-its prose names it next to the word "mask"): a gate or another matrix multiplied in is not judged.
+its prose names it next to the word "mask", or M where the prose speaks of a mask and names no letter): a gate or
+another matrix multiplied in is not judged.
 """
 from __future__ import annotations
 
@@ -23,11 +24,13 @@ _NEAR = 40  # characters between the word "mask" and a math span that names the 
 
 
 def mask_letters(blocks) -> frozenset:
-    """The letters a block of prose names in its math next to the word "mask" (``$M$ is the causal mask``)."""
-    out = set()
+    """The letters a block of prose names in its math next to the word "mask" (``$M$ is the causal mask``); M, the
+    usual letter, where the prose speaks of a mask ("a 0-1 matrix called the attention mask") and names none."""
+    out, spoken = set(), False
     for _, text in blocks:
         if not _MASK_WORD.search(text):
             continue
+        spoken = True
         text = text[:5000]
         words = [w.start() for w in _MASK_WORD.finditer(text)]
         for span in _MATH.finditer(text):  # "a mask $M$", "$M$ is the causal mask": math next to the word
@@ -36,7 +39,7 @@ def mask_letters(blocks) -> frozenset:
             m = _SUBJECT.match(span.group(1))  # $M$, $\mathbf{M} \in …$, $M_{ij} = …$: the letter it is about
             if m:
                 out.add(m.group(1))
-    return frozenset(out)
+    return frozenset(out or ({"M"} if spoken else ()))
 
 
 def multiplied(nodes, masks: frozenset):

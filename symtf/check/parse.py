@@ -143,8 +143,7 @@ class Parser(Atoms):
         left = self.factor()
         for _ in range(MAX_DEPTH + 1):  # each factor nests the product one level deeper
             tok = self.peek()
-            if tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word") or \
-                    tok[1] == r"\|" and self.norms:
+            if self._ends_term(tok):
                 return left
             if tok[1] == r"\times":  # a shape: binds looser than juxtaposition (d \times 3 d)
                 self.next()
@@ -158,6 +157,8 @@ class Parser(Atoms):
                 self.next()
                 op = {r"\cdot": "·", r"\circ": "⊙", r"\odot": "⊙", "@": "*"}.get(tok[1], tok[1])
                 right = self.factor()
+                if op == "⊙":  # M \odot QK^\top: the factors written side by side after it are one product
+                    right = self._juxtaposed(right)
                 if op == "/" and _partial(left) and _partial(right):  # ∂L/∂A: one opaque name, never a quotient
                     left = ("sym", _sym_text(left) + "/" + _sym_text(right), None, None)
                 elif op == "/" and left[0] == "mul" and left[3] in ("*", "·") and _partial(left[2]) and _partial(right):
@@ -168,6 +169,22 @@ class Parser(Atoms):
                     left = ("mul", left, right, op)
             else:
                 left = ("mul", left, self.factor(), "*")
+        raise ParseError(f"a product of more than {MAX_DEPTH} factors in {shown(self.text)}")
+
+    _OPERATORS = {r"\times", r"\otimes", r"\oplus", "*", r"\cdot", "/", r"\odot", r"\circ", "@"}
+
+    def _ends_term(self, tok) -> bool:
+        return tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word") or \
+            tok[1] == r"\|" and self.norms
+
+    def _juxtaposed(self, left):
+        r"""``left`` times the factors that follow it side by side, up to the next written operator: the right operand
+        of an entrywise product, which binds looser than juxtaposition (``A \odot B C`` is ``A ⊙ (BC)``)."""
+        for _ in range(MAX_DEPTH + 1):
+            tok = self.peek()
+            if self._ends_term(tok) or tok[1] in self._OPERATORS:
+                return left
+            left = ("mul", left, self.factor(), "*")
         raise ParseError(f"a product of more than {MAX_DEPTH} factors in {shown(self.text)}")
 
     @_nested
