@@ -143,6 +143,17 @@ def test_a_missing_transpose_is_the_diagnosis():
     assert status == "mismatch" and diagnosis == r"a missing transpose: $X$ times $W^\top$ fits"
 
 
+def test_two_declared_vectors_both_transposed_are_a_transpose_too_many():
+    # heldout30 tloen 462 (q_t^T k_t^T) and heldout28 r0maink-performer 148 (z(x)^T z(y)^T) write this slip; u^T v and
+    # u v^T (an inner and an outer product) fit, and q \cdot k stays a dot product
+    text = "# T\n\nLet $u, v \\in \\mathbb{R}^{5}$.\n\n$$s = u^\\top v^\\top$$\n\n$$t = u^\\top v$$\n\n$$P = u v^\\top$$\n"
+    found = _claims(text)
+    ((status, message, diagnosis),) = found[5]
+    assert status == "mismatch" and "both transposed" in message
+    assert diagnosis == r"a transpose too many: $u^\top v$ is their inner product"
+    assert all(c[0] != "mismatch" for k in (7, 9) for c in found.get(k, []))
+
+
 # tests/corpus/incml-transformer-gpt.md:47/342: C ∈ R^{h×d}, then [C^T]_{d×l}
 def test_a_shape_subscript_is_a_claim():
     text = ("# Grad\n\nLet $A, C \\in \\mathbb{R}^{h \\times d}$.\n\n$$G = \\bigg[ \\; A^\\intercal \\; \\bigg]_{d\\times h}"

@@ -4,7 +4,8 @@ A shape is (rows, columns) of SymPy sizes, or None for a scalar (a number, a siz
 ``column`` reading a declared vector of size d is d × 1, in the ``row`` reading 1 × d. The rules:
 
 - ``A B``: A's columns equal B's rows; two vectors side by side (``q \cdot k``, both d × 1 or both 1 × d) are a
-  dot product of equal sizes; a scalar factor keeps the other's shape;
+  dot product of equal sizes, but not where both are transposed (``u^\top v^\top``: a transpose too many); a scalar
+  factor keeps the other's shape;
 - ``A + B``, ``A \odot B``: equal shapes, a vector term broadcasting along the axis where it has size 1;
 - ``A^\top`` swaps; σ, softmax, LayerNorm and the other functions of ``ELEMENTWISE`` keep their argument's shape;
   a sum over an index has its terms' shape; a fraction needs a scalar denominator;
@@ -122,6 +123,11 @@ class Evaluation:
             return _scalar((left[0], right[1]))
         left, right = self.resolve(left), self.resolve(right)
         if _vector(left) and _vector(right) and _vector(left) == _vector(right):  # q \cdot k: a dot product
+            if a[0] == "T" and b[0] == "T":  # u^T v^T: each transposed, still two rows (or two columns)
+                raise self._misfit(f"a product of two {_vector(left)} vectors, {_show(*left)} ({unparse(a)}) and "
+                                   f"{_show(*right)} ({unparse(b)}): with both transposed neither reading fits",
+                                   [], f"a transpose too many: ${unparse(a)} {unparse(b[1])}$ is their inner "
+                                   "product", f"a product of {unparse(a)} and {unparse(b)}")
             fits = same(_size(left), _size(right))
             if fits is True:
                 return None
