@@ -1888,3 +1888,14 @@ def test_two_sequence_lengths_and_their_score_shape_are_an_examples_own():
     found = [f for f in DocumentChecker(text).run() if f.kind == "claim" and f.line == 7]
     assert len(found) == 3 and all(f.status != "mismatch" for f in found)
     assert "an example's own sizes" in found[-1].message
+
+
+def test_a_statistical_hypothesis_is_neither_a_definition_nor_a_claim():
+    """A real regression-notes document (scanned, not in a set): "$H_0: \\beta_1 = 0$" then "$H_a: \\beta_1 \\neq 0$"
+    was a definition of β_1 = 0 and a mismatch against it; a map named H_1 stays a declaration."""
+    text = ("We test:\n\n- $H_0: \\beta_1 = 0$ (no relation)\n- $H_a: \\beta_1 \\neq 0$ (a relation)\n\n"
+            "$$H_0: \\mu \\leq 0$$\n\n$$H_1: \\mu > 0$$\n\nWith $\\beta_1 = 1.5$ and $\\beta_1 \\neq 0$ the power is high.\n")
+    assert _statuses(text, 3) == [("recognized", "mention")] == _statuses(text, 4) == _statuses(text, 6)
+    assert _statuses(text, 8) == [("recognized", "mention")]
+    assert ("mismatch", "claim") not in _statuses(text, 10)  # β_1 = 1.5 is the value: β_1 ≠ 0 holds
+    assert ("recognized", "mention") not in _statuses("$H_1: \\mathbb{R}^d \\to \\mathbb{R}^d$ maps.\n", 1)

@@ -61,6 +61,10 @@ _MATRIXY = re.compile(r"\\top|\^\s*\{?\s*T\b|\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\
 # the letter a transpose, a membership with a matrix shape, or bold type is applied to
 _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([A-Za-z])\s*\^\s*\{?\s*(?:\\top|T\b)|"
                            r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
+# H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
+# (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
+_HYPOTHESIS = re.compile(r"\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
+                         r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
@@ -445,6 +449,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if _FIGURE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "unchecked", "figures", "a parameter figure in prose: checked "
                             "only in a key-figure table or as a size claim", kind="mention")
+        if _HYPOTHESIS.match(frag.latex):
+            return self.add(frag.line, frag.latex, "recognized", "notation", "a hypothesis of a statistical test (what "
+                            "the test assumes or asks): neither a definition nor a claim", kind="mention")
         if _RANGE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "recognized", "notation", "an index range", kind="mention")
         if unit_after(frag.after) and printed_chain(frag.latex):  # $4096^2 \times 4 = 67$ MB per head
