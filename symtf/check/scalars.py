@@ -405,7 +405,7 @@ def _numbers(a, b, rel, a_node, b_node, where, estimate: bool = False) -> Verdic
     fraction = _rough_fraction(exact_a, exact_b, a_node, b_node) if rel == "≈" else None
     if fraction:  # 576/14336 ≈ 0.0402 ≈ 1/25: a simple fraction the writer rounds to
         return Verdict("verified", f"holds to the precision of the fraction{where} (the sides are {shown}; {fraction})")
-    reach = _within_rounded_inputs(exact_a, exact_b, a_node, b_node)
+    reach = _within_rounded_inputs(exact_a, exact_b, a_node, b_node, 2 if rel == "≈" else 3)
     if reach:  # 1/\sqrt{2} \approx 1/1.41: 1.41 is √2 rounded
         if rel == "≈":
             return Verdict("verified", f"holds to the precision of its printed decimals{where} (the sides are "
@@ -471,17 +471,18 @@ def _rough_fraction(exact_a, exact_b, a_node, b_node) -> str:
     return ""
 
 
-def _within_rounded_inputs(exact_a, exact_b, a_node, b_node) -> str:
-    """The range a side reaches with its printed decimals of three or more significant digits moved within their
+def _within_rounded_inputs(exact_a, exact_b, a_node, b_node, digits: int = 3) -> str:
+    r"""The range a side reaches with its printed decimals of ``digits`` or more significant digits moved within their
     rounding (:func:`symtf.check.rounding.interval`), where it holds the other side's value; "" if neither does. A
-    side that is one printed number claims its own digits; ``0.01`` or ``0.5`` is taken as exact, as examples write
-    them."""
+    side that is one printed number claims its own digits. In an equation (three digits) ``0.5`` and ``0.01`` are
+    exact, as examples write them; after ≈ (two) a decimal of two digits is itself a rounded value
+    (``1 - \sqrt{0.0002} \approx 1 - 0.014``: 0.014 is the root rounded)."""
     from .rounding import interval  # builds on this module
 
     for node, other in ((a_node, exact_b), (b_node, exact_a)):
         if node is None or node[0] == "num" or node[0] == "neg" and node[1][0] == "num":
             continue
-        span = interval(node, min_digits=3)
+        span = interval(node, min_digits=digits)
         if span is not None and span[0] <= float(other) <= span[1]:
             return f"{span[0]:.6g} to {span[1]:.6g}"
     return ""
