@@ -44,8 +44,9 @@ tests/heldout32 (course notebooks, tutorials and paper-reading notes, a delibera
 documents) likewise had its expectations committed before any checker run, but holds only seven documents from five
 repositories (three row, two column, two none), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
 tests/heldout33 (framework and kernel documentation, tutorial chapters and project notes, a deliberate search for
-column-convention documents) likewise had its expectations committed before any checker run, with nine documents from seven
-repositories but only one in the column convention (seven row, one column, one none), so it is not in the both-conventions test.
+column-convention documents) likewise had its expectations committed before any checker run, with nine documents from
+seven repositories but only one in the column convention (seven row, one column, one none), so it is not in the
+both-conventions test.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
