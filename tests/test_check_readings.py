@@ -1911,3 +1911,17 @@ def test_after_approx_a_two_digit_decimal_is_a_rounded_value():
     assert g.status == "mismatch"
     (h,) = _claims("# S\n\n$$1 - \\sqrt{0.0002} = 1 - 0.014$$\n", 3)
     assert h.status != "verified"
+
+
+def test_a_quotient_of_two_numbers_in_scientific_notation_divides_by_the_whole_divisor():
+    r"""heldout33 maxtext-sharding 102: ``917 * 10^{12} / 180 * 10^9 = 5100`` divides by the number 180·10⁹ (5094.44,
+    which 5100 gives to hundreds: a result with two trailing zeros that cannot be exact is rounded); a plain dividend
+    keeps the strict reading, and a whole-number result with two zeros stays exact."""
+    (f,) = _claims("# H\n\nthe ratio $917 * 10^{12} / 180 * 10^9 = 5100$.\n", 3)
+    assert f.status == "verified" and "5094.44" in f.message
+    (g,) = _claims("# H\n\nthe ratio $917 * 10^{12} / 180 * 10^9 = 5300$.\n", 3)
+    assert g.status == "mismatch"
+    (h,) = _claims("# H\n\n$$6 / 2 \\times 10^3 = 3000$$\n", 3)  # (6 / 2)·10³: no notation on the dividend
+    assert h.status == "verified"
+    (k,) = _claims("# H\n\n$$10192 / 2 = 5100$$\n", 3)  # 5096 is a whole number: 5100 claims it exactly
+    assert k.status == "mismatch"

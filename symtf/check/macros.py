@@ -12,7 +12,8 @@ changes what a claim says, so it is rewritten here before a fragment is parsed:
 - ``\iff``, ``\implies``, ``\Rightarrow``, ``\quad`` separate statements (:data:`SEPARATOR`), except
   inside an environment; a ``\forall`` or ``\text{for …}`` clause is dropped;
 - ``\begin{equation}`` and friends are unwrapped, ``\label{…}`` and ``\tag{…}`` removed;
-- a printed ``4.19e6`` / ``52\text{e}12`` is the number ``{4.19 \cdot 10^{6}}`` (one group); ``50{,}257`` is 50257;
+- a printed ``4.19e6`` / ``52\text{e}12`` is the number ``{4.19 \cdot 10^{6}}`` (one group), and so is ``180 * 10^9``
+  as the divisor of a number written that way; ``50{,}257`` is 50257;
   a prime ``q'`` is the name ``q^{\prime}``.
 
 Each rewrite is a regular expression over one fragment (bounded by the fragment's length).
@@ -113,6 +114,12 @@ _SEPARATE = re.compile(r"\\(?:iff|implies|impliedby|Rightarrow|Longrightarrow|Le
                        r"Longleftrightarrow|leftrightarrow|longleftrightarrow|therefore|because|quad|qquad)(?![a-zA-Z])")
 _FORALL = re.compile(r"\(?[ \t]*(?:\\forall|\\text\s*\{\s*(?:for|where|if|when|with|s\.t\.)(?:\s[^{}]*)?\})"
                      r"[^&]*?(?=\\\\|&|\\end\{|$)\)?")  # up to a row's end, a cell's or the environment's
+# a quotient of two numbers in scientific notation, 917 * 10^{12} / 180 * 10^9: the divisor is the whole printed
+# number (as 180e9 would be), not 180 with the quotient then multiplied by 10^9; a plain dividend (1/2 \cdot 10^{-3})
+# keeps the strict reading
+_TEN_POWER = r"10\s*\^\s*(?:\{\s*[+-]?\d{1,3}\s*\}|\d)"
+_DIVIDED_BY_TIMES_TEN = re.compile(r"((?<![\w.^_])\d+(?:\.\d+)?\s*(?:\*|\\times|\\cdot)\s*" + _TEN_POWER + r"\s*/\s*)"
+                                   r"(\d+(?:\.\d+)?)\s*(?:\*|\\times|\\cdot)\s*(" + _TEN_POWER + ")")
 _E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
 _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
@@ -202,6 +209,7 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     if len(re.findall(r"(?<![<>\\!])=", text)) >= 2:  # x = … \text{ and } y = …, h = 8\text{, }d_k = 64: two statements
         text = _AND.sub(r" \\\\ " if r"\begin" in text else f" {SEPARATOR} ", text)
     text = _E_NOTATION.sub(r"{\1 \\cdot 10^{\2}}", text)  # one group: 3.8e18 / 5e13 is (3.8·10¹⁸)/(5·10¹³)
+    text = _DIVIDED_BY_TIMES_TEN.sub(r"\1{\2 \\cdot \3}", text)  # … / 180 * 10^9: by the number 180·10⁹
     text = _THOUSANDS.sub("", text)
     text = _PRIME.sub(r"^{\\prime}", text)
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")

@@ -73,8 +73,9 @@ def judge_algebra(a_node, b_node, rel: str, text: str) -> Verdict | None:
                    "symbols to the same polynomial")
 
 
-def _last_digit(node) -> sp.Rational | None:
-    """One unit of the last significant digit of a printed number (0.731 → 1/1000, 23000 → 1000)."""
+def _last_digit(node, other=None) -> sp.Rational | None:
+    """One unit of the last significant digit of a printed number (0.731 → 1/1000, 23000 → 1000); 5100 set against
+    ``other``, a value that is not a whole number (5094.44), is rounded to hundreds: it cannot be that value exactly."""
     if node is not None and node[0] == "mul" and node[3] in ("*", "×", "·") and _power_of_ten(node[2]) is not None:
         head = _last_digit(node[1])  # 4.2 \cdot 10^{9}, 6 \times 10^{-5}: the mantissa's last digit, scaled
         return None if head is None else head * _power_of_ten(node[2])
@@ -91,7 +92,8 @@ def _last_digit(node) -> sp.Rational | None:
     digits = text.rstrip("0")
     zeros = len(text) - len(digits)
     # 23000 is rounded to thousands; 7077880 is a whole number as printed (one or two zeros may be exact)
-    return sp.Integer(10) ** zeros if digits and zeros >= 3 else sp.Integer(1)
+    rounded = zeros >= 3 or zeros == 2 and other is not None and not sp.sympify(other).is_integer
+    return sp.Integer(10) ** zeros if digits and rounded else sp.Integer(1)
 
 
 def _power_of_ten(node) -> sp.Rational | None:
@@ -374,7 +376,7 @@ def _numbers(a, b, rel, a_node, b_node, where, estimate: bool = False) -> Verdic
     """Two numbers: exact, or equal to the digits a printed side shows (rounded or cut); a printed one-digit whole
     number set equal is exact, except in an ``estimate`` (arithmetic with units: ``… = 4us``)."""
     exact_a, exact_b = (x if x.is_Rational else sp.nsimplify(x) for x in (a, b))  # nsimplify of a rational: slow
-    units = [u for u in (_last_digit(b_node), _last_digit(a_node)) if u is not None]
+    units = [u for u in (_last_digit(b_node, exact_a), _last_digit(a_node, exact_b)) if u is not None]
     if rel == "≈":  # 2^{-10} \approx 10^{-3}: a power of ten alone is a value to one significant digit
         units += [u for u in (_power_of_ten(b_node), _power_of_ten(a_node)) if u is not None]
     unit = max(units) if units else None
@@ -506,7 +508,7 @@ def _rounded_or_cut(exact_a, exact_b, a_node, b_node, cut: bool = True) -> bool:
     way) or, with ``cut``, is cut to (its digits dropped: a unit below, toward zero)? An ``=`` to a printed
     decimal needs it rounded; a cut is an approximation (``≈``, an estimate with units)."""
     for printed, exact, node in ((exact_b, exact_a, b_node), (exact_a, exact_b, a_node)):
-        unit = _last_digit(node)
+        unit = _last_digit(node, exact)
         if unit is None:
             continue
         dropped = cut and printed * exact >= 0 and abs(printed) <= abs(exact) < abs(printed) + unit
