@@ -154,6 +154,17 @@ def test_two_declared_vectors_both_transposed_are_a_transpose_too_many():
     assert all(c[0] != "mismatch" for k in (7, 9) for c in found.get(k, []))
 
 
+def test_an_entrywise_product_before_a_product_side_by_side_is_judged_in_the_reading_that_fits():
+    # heldout33 qwen3rs-transformer 31: SwiGLU as σ(xW_1) ⊙ (xW_3) W_2 means (σ(xW_1) ⊙ xW_3) W_2; M ⊙ QK^T means
+    # M ⊙ (QK^T) (test_check_masks); where neither reading fits, the product is a mismatch
+    text = ("# G\n\nLet $x \\in \\mathbb{R}^{1 \\times 5}$, $W_1, W_3 \\in \\mathbb{R}^{5 \\times 7}$ and "
+            "$W_2 \\in \\mathbb{R}^{7 \\times 5}$.\n\n$$F = \\sigma(xW_1) \\odot (xW_3) W_2$$\n\n"
+            "$$G = \\sigma(xW_1) \\odot xW_3 W_2$$\n\n$$H = \\sigma(xW_1) \\odot xW_2 W_3$$\n")
+    found = _claims(text)
+    assert all(c[0] != "mismatch" for k in (5, 7) for c in found.get(k, []))
+    assert [c[0] for c in found[9]] == ["mismatch"]
+
+
 # tests/corpus/incml-transformer-gpt.md:47/342: C ∈ R^{h×d}, then [C^T]_{d×l}
 def test_a_shape_subscript_is_a_claim():
     text = ("# Grad\n\nLet $A, C \\in \\mathbb{R}^{h \\times d}$.\n\n$$G = \\bigg[ \\; A^\\intercal \\; \\bigg]_{d\\times h}"

@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from .numeric import causal_softmax, gelu, layernorm, normal_cdf, softmax
+from .parse import entrywise_first
 
 
 class CheckError(Exception):
@@ -298,6 +299,12 @@ class Evaluator:
         if op == "⊙" or (op in ("*", "·") and self.ctx.elementwise and np.shape(a) == np.shape(b)):
             if a.shape == b.shape or (b.shape[1] == 1 and a.shape[0] == b.shape[0]):
                 return a * b
+            other = entrywise_first(node) if op == "⊙" else None
+            if other is not None:  # A ⊙ B C does not fit: (A ⊙ B) C may be what is meant
+                try:
+                    return self.ev(other, env)
+                except ShapeMismatch:
+                    pass
             raise ShapeMismatch(f"elementwise product of {self.dims(a)} and {self.dims(b)}")
         if a.shape[1] != b.shape[0]:
             raise ShapeMismatch(

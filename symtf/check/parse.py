@@ -156,8 +156,9 @@ class Parser(Atoms):
             if tok[1] in ("*", r"\cdot", "/", r"\odot", r"\circ", "@"):
                 self.next()
                 op = {r"\cdot": "·", r"\circ": "⊙", r"\odot": "⊙", "@": "*"}.get(tok[1], tok[1])
+                grouped = self.peek()[1] in ("(", "[")  # σ(xW_1) \odot (xW_3) W_2: the parentheses delimit it
                 right = self.factor()
-                if op == "⊙":  # M \odot QK^\top: the factors written side by side after it are one product
+                if op == "⊙" and not grouped:  # M \odot QK^\top: the factors side by side after it are one product
                     right = self._juxtaposed(right)
                 if op == "/" and _partial(left) and _partial(right):  # ∂L/∂A: one opaque name, never a quotient
                     left = ("sym", _sym_text(left) + "/" + _sym_text(right), None, None)
@@ -179,7 +180,8 @@ class Parser(Atoms):
 
     def _juxtaposed(self, left):
         r"""``left`` times the factors that follow it side by side, up to the next written operator: the right operand
-        of an entrywise product, which binds looser than juxtaposition (``A \odot B C`` is ``A ⊙ (BC)``)."""
+        of an entrywise product, which binds looser than juxtaposition (``A \odot B C`` is ``A ⊙ (BC)``), unless the
+        operand is a parenthesised group (``A \odot (B) C`` is ``(A ⊙ B) C``, as SwiGLU's σ(xW_1) ⊙ (xW_3) W_2)."""
         for _ in range(MAX_DEPTH + 1):
             tok = self.peek()
             if self._ends_term(tok) or tok[1] in self._OPERATORS:
@@ -275,6 +277,15 @@ def _sym_text(node) -> str:
     """A symbol node as LaTeX (base, ``_{sub}``, ``^{sup}``), for a name built from symbols."""
     _, base, sub, sup = node
     return base + (f"_{{{sub}}}" if sub is not None else "") + (f"^{{{sup}}}" if sup is not None else "")
+
+
+def entrywise_first(node):
+    r"""``A \odot B C`` read the other way, ``(A ⊙ B) C``, or None where ``node`` is not an entrywise product whose
+    right operand is a product written side by side. The reading grammar binds juxtaposition first (``M \odot QK^\top``);
+    the judges of shapes fall back on this one where that reading does not fit and this one does (σ(xW_1) ⊙ xW_3 W_2)."""
+    if node[0] == "mul" and node[3] == "⊙" and node[2][0] == "mul" and node[2][3] == "*":
+        return ("mul", ("mul", node[1], node[2][1], "⊙"), node[2][2], "*")
+    return None
 
 
 def tree_depth(node) -> int:

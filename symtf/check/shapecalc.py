@@ -26,6 +26,7 @@ import sympy as sp
 
 from .docshapes import ELEMENTWISE, ELEMENTWISE_WORDS, Misfit, Undetermined, _Choose, _per_head, _show
 from .scalars import symbol_name
+from .parse import entrywise_first
 from .unparse import unparse
 
 
@@ -67,7 +68,16 @@ class Evaluation:
         if kind == "mul" and node[3] in ("*", "·", "×"):
             return self.product(node)
         if kind == "mul" and node[3] == "⊙":
-            return self.elementwise([node[1], node[2]], "a Hadamard product")
+            try:
+                return self.elementwise([node[1], node[2]], "a Hadamard product")
+            except Misfit as exc:
+                other = entrywise_first(node)  # A ⊙ B C does not fit: (A ⊙ B) C may be what is meant
+                if other is not None:
+                    try:
+                        return self.ev(other)
+                    except (Misfit, Undetermined):
+                        pass
+                raise exc
         if kind == "add":
             return self.elementwise(node[1], "a sum")
         if kind == "call" and node[1] in ELEMENTWISE and len(node[3]) == 1:
