@@ -1925,3 +1925,15 @@ def test_a_quotient_of_two_numbers_in_scientific_notation_divides_by_the_whole_d
     assert h.status == "verified"
     (k,) = _claims("# H\n\n$$10192 / 2 = 5100$$\n", 3)  # 5096 is a whole number: 5100 claims it exactly
     assert k.status == "mismatch"
+
+
+def test_a_bracketed_row_of_a_printed_matrix_counts_as_the_document_counts():
+    """A real Polish attention post (scanned, not in a set): ``E[0] = [1.0, 0.0]`` under a printed 3 × 2 E was
+    E times the number 0 ("left side is 3 × 2"). With an index 0 written, E[k] is row k; without one, from 0 or from 1
+    is not known and the row is not judged."""
+    text = ("# E\n\n$$E = \\begin{bmatrix}\n1.0 & 0.0 \\\\\n0.2 & 1.0 \\\\\n0.8 & 0.0\n\\end{bmatrix}$$\n\n"
+            "- $E[0] = [1.0, 0.0]$ - cat\n- $E[1] = [0.2, 1.0]$ - chases\n- $E[2] = [0.8, 0.5]$ - mouse\n")
+    assert [f.status for f in _claims(text, 9)] == ["verified"] == [f.status for f in _claims(text, 10)]
+    assert [f.status for f in _claims(text, 11)] == ["mismatch"]  # row 2 is [0.8, 0.0]
+    one = text.replace("$E[0] = [1.0, 0.0]$ - cat\n", "")
+    assert all(f.status == "unchecked" for k in (9, 10) for f in _claims(one, k))

@@ -65,6 +65,7 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
 # (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
 _HYPOTHESIS = re.compile(r"\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
                          r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
+_FROM_ZERO = re.compile(r"[A-Za-z}]\[\s*0\s*[\],]")  # E[0], W[0, 1]: an index in brackets that starts at 0
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
 
@@ -94,6 +95,8 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.findings: list[Finding] = []
         self.section_vars: dict = {}
         self.section_examples: dict = {}  # section -> names whose section_vars are a worked example's values
+        # E[0] = [1.0, 0.0]: the document counts bracketed row indices of its printed matrices from 0
+        self.zero_based = any(_FROM_ZERO.search(f.latex) for f in self.frags)
         self.section_rounded: dict = {}  # section -> those of them printed with rounded decimals (0.33 for 1/3)
         self.constant_lines: dict = {}  # (section, letter) -> the line of a section constant's printed value
         self.values_given: dict = {}  # letter -> how many "letter = number" statements the document makes
@@ -175,7 +178,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                        fvars={k: v for k, v in self.section_vars.get(frag.section, {}).items() if k not in later},
                        masked_allowed=frag.section in self.masked_sections,
                        examples=frozenset(self.section_examples.get(frag.section, ())) - later,
-                       rounded=frozenset(self.section_rounded.get(frag.section, ())),
+                       rounded=frozenset(self.section_rounded.get(frag.section, ())), zero_based=self.zero_based,
                        ln_unwritten=not self.ln_written)
 
     def fallback(self, frag, ln) -> tuple:

@@ -58,6 +58,7 @@ class Context:
     lints: list = field(default_factory=list)  # (written, canonical latex) uses of a lint alias
     literal: bool = False  # printed numbers only: report sizes as numbers, not as model sizes
     examples: frozenset = frozenset()  # fvars holding a worked example's printed values (not random draws)
+    zero_based: bool = False  # the document writes E[0]: E[k] of a printed matrix is its row k (else not judged)
     rounded: frozenset = frozenset()  # those of them printed with decimals, which may be rounded
     gelu: bool = False  # the MLP with the exact GELU (GPT-2's choice) instead of the post's ReLU
     ln_unwritten: bool = False  # the document names LayerNorm but never writes a normalised activation (x_LN)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .numeric import causal_softmax, gelu, layernorm, normal_cdf, softmax
 from .parse import entrywise_first
+from .unparse import unparse
 
 
 class CheckError(Exception):
@@ -289,6 +290,8 @@ class Evaluator:
                     all(_printed_array(x) or self._example_matrix(x) for x in node[1:3])):
                 raise Unknown("a shape (×) is not a value")
             op = "*"  # 6.7 \times 10^{9}: a product of printed numbers
+        if op == "*" and node[2][0] == "list" and self._example_matrix(node[1]):
+            return self._bracket_index(node, env)
         a, b = self.ev(node[1], env), self.ev(node[2], env)
         if op == "/":
             return self._divide(a, b)
@@ -310,6 +313,21 @@ class Evaluator:
             raise ShapeMismatch(
                 f"inner sizes of the product differ: {self.dims(a)} times {self.dims(b)}")
         return a @ b
+
+    def _bracket_index(self, node, env):
+        r"""``E[k]`` / ``E[i, j]`` of a worked example's printed matrix: its row k (an entry), counted from 0 as the
+        document counts where it writes an index 0 in brackets; Unknown where it does not (from 0 or from 1?) or for an
+        index that is not a whole number."""
+        matrix, items = self.ev(node[1], env), node[2][2]
+        if is_scalar(matrix) or not 1 <= len(items) <= 2 or any(x[0] != "num" or x[1] != int(x[1]) for x in items):
+            raise Unknown(f"{unparse(node)}: an index in brackets on a printed matrix, not a whole number: not checked")
+        if not self.ctx.zero_based:
+            raise Unknown(f"{unparse(node)}: a row of a printed matrix, counted from 0 or from 1 (the document writes "
+                          "no index 0 in brackets): not checked")
+        at = [int(x[1]) for x in items]
+        if any(k < 0 or k >= size for k, size in zip(at, matrix.shape)):
+            raise BadRef(f"{unparse(node)}: index outside the printed {self.dims(matrix)} matrix")
+        return matrix[at[0]:at[0] + 1, :] if len(at) == 1 else matrix[at[0], at[1]]
 
     def _example_matrix(self, node) -> bool:
         """Is ``node`` a letter bound to a worked example's printed matrix (``E \times WK1``: a product of them)?"""
