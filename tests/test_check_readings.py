@@ -1937,3 +1937,18 @@ def test_a_bracketed_row_of_a_printed_matrix_counts_as_the_document_counts():
     assert [f.status for f in _claims(text, 11)] == ["mismatch"]  # row 2 is [0.8, 0.0]
     one = text.replace("$E[0] = [1.0, 0.0]$ - cat\n", "")
     assert all(f.status == "unchecked" for k in (9, 10) for f in _claims(one, k))
+
+
+def test_scores_defined_without_the_scale_the_document_applies_later_are_its_own():
+    r"""A real Japanese attention note (scanned, not in a set): $S = QK^\top$, then $P = \mathrm{softmax}(S / \sqrt{d_k})$;
+    S = QK^T was a mismatch against the reference's scaled scores. Without a later division of S it is judged as
+    before, and a different factor is not forgiven."""
+    head = ("Attention is $$\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$"
+            " with $Q, K, V \\in \\mathbb{R}^{n \\times d_k}$.\n\n")
+    text = head + "1. $S = QK^\\top$.\n2. $P = \\text{softmax}(S / \\sqrt{d_k})$.\n"
+    (f,) = _claims(text, 3)
+    assert f.status == "unchecked" and "without the 1/√d_head scale" in f.message
+    (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)
+    assert "without the 1/√d_head scale" not in g.message
+    (h,) = _claims(text.replace("S = QK^\\top", "S = 2QK^\\top"), 3)
+    assert "without the 1/√d_head scale" not in h.message

@@ -27,6 +27,17 @@ from .unparse import unparse
 from .worked import _example_value, printed_values
 
 
+
+def _scale_node():
+    r"""``\sqrt{d_\text{head}}``, the reference's scale of the attention scores, parsed once (None if unreadable)."""
+    try:
+        return parse(r"\sqrt{d_\text{head}}")[1][0]
+    except ParseError:
+        return None
+
+
+_UNSCALED = _scale_node()
+
 class Links:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
 
@@ -269,6 +280,13 @@ class Links:
         implied = implied_head(a, b, rel, ctx, fb)
         if implied is not None:  # Q = X W_i^Q: the query of the head the weight names, its index left implicit
             return implied
+        if rel == "=" and a[0] == "sym" and _UNSCALED and self._scaled_later(unparse(a)) and \
+                judge(a, ("frac", b, _UNSCALED), rel, ctx, fb).status == "verified":
+            # S = QK^T, then softmax(S / \sqrt{d_k}): the document's scores before the scale it applies itself
+            self.add_claim([a, b], line, link, "unchecked", "definition", f"${unparse(a)}$ is defined here without "
+                           "the 1/√d_head scale the reference's scores carry (the document's own unscaled scores, "
+                           "the scale applied where they are used): a definition, not judged", basis="document")
+            return None
         if links == 1 and _example_value(a, b) and not is_example(a, ctx):
             self._example_values(frag, line, text, a, b, ctx)
             return None
@@ -289,6 +307,17 @@ class Links:
                      "matrix: an example's own values, which the model's random weights cannot confirm")
             return None
         return out
+
+    def _scaled_later(self, letter: str) -> bool:
+        r"""Does the document divide ``letter`` by a square root somewhere (``S / \sqrt{d_k}``,
+        ``\frac{S}{\sqrt{d}}``), so that its ``letter`` is a score before the scale? Read once per letter."""
+        memo = self.__dict__.setdefault("_scaled_memo", {})
+        if letter not in memo:
+            name = re.escape(letter)
+            pattern = re.compile(r"(?<![A-Za-z\\])" + name + r"\s*/\s*\\sqrt|\\frac\s*\{\s*" + name +
+                                 r"\s*\}\s*\{\s*\\sqrt")
+            memo[letter] = any(pattern.search(f.latex) for f in self.frags)
+        return memo[letter]
 
     def _own_scalars(self, line, text, a, b, rel, links: int, ctx) -> bool:
         """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
