@@ -1952,3 +1952,15 @@ def test_scores_defined_without_the_scale_the_document_applies_later_are_its_own
     assert "without the 1/√d_head scale" not in g.message
     (h,) = _claims(text.replace("S = QK^\\top", "S = 2QK^\\top"), 3)
     assert "without the 1/√d_head scale" not in h.message
+
+
+def test_a_relation_inside_a_question_is_asked_not_stated():
+    """A real video-diffusion post (scanned, not in a set): "Why not just use a single head with $d_k = d_{model}$?"
+    after d_model = 1536, h = 24, d_k = 64 was a mismatch; the same relation stated is one."""
+    text = ("# H\n\nWith $d_{\\text{model}} = 1536$ and $h = 24$ heads, each head has $d_k = 64$ dimensions.\n\n"
+            "Why not just use a single head with $d_k = d_{\\text{model}}$? Because of subspaces.\n")
+    assert all(f.status != "mismatch" for f in _claims(text, 5))
+    assert "hypothesis" in " ".join(f.message for f in _claims(text, 5))
+    stated = text.replace("Why not just use a single head with $d_k = d_{\\text{model}}$? Because",
+                          "So a single head has $d_k = d_{\\text{model}}$. Because")
+    assert [f.status for f in _claims(stated, 5)] == ["mismatch"]

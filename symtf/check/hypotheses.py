@@ -1,7 +1,8 @@
 r"""Claims the prose states under a hypothesis: "If the keys are orthonormal ($k_j^\top k_i = 1$ when $j = i$) …".
 
 A relation written inside a sentence that opens with *if*, *suppose*, *assume* … (or a display that continues such
-a sentence after a colon: "If …, then all the cross-terms vanish: $$…$$"), or one followed by its own condition
+a sentence after a colon: "If …, then all the cross-terms vanish: $$…$$"), inside a question ("Why not one head with
+$d_k = d_\text{model}$?"), or one followed by its own condition
 ("$k_j^\top k_i = 1$ when $j = i$"), holds only where that condition does; one right after *when* or *if* ("MHA is
 when $G=H$") is the condition itself. The checker cannot tell what the condition makes of the document's quantities,
 so such a claim is never a mismatch: a verdict against the general case (random keys, the model's sizes) says nothing
@@ -53,6 +54,9 @@ def condition(frags: list, blocks: list, i: int) -> str | None:
     frag = frags[i]
     if _FOLLOWED.match(frag.after):
         return frag.after.strip()[:60]
+    end = _END.search(_MATH.sub(lambda m: " " * len(m.group(0)), frag.after[:MAX_CHARS]))  # offsets kept
+    if end and end.group(0) in "?？":  # "Why not one head with $d_k = d_{model}$?": asked, not stated
+        return (_last_sentences(frag.before)[1][:50] + " $…$ " + frag.after[:end.start()].strip()[:20]).strip() + "?"
     preceded = _PRECEDED.search(frag.before)
     if preceded:  # a CJK word needs no word boundary before it: 例如当 $x=0$ 时
         return preceded.group(1) or preceded.group(2)
