@@ -1964,3 +1964,17 @@ def test_a_relation_inside_a_question_is_asked_not_stated():
     stated = text.replace("Why not just use a single head with $d_k = d_{\\text{model}}$? Because",
                           "So a single head has $d_k = d_{\\text{model}}$. Because")
     assert [f.status for f in _claims(stated, 5)] == ["mismatch"]
+
+
+def test_a_row_break_with_spacing_and_a_matrix_declared_again_in_another_display():
+    r"""A real MLA note (scanned, not in a set): rows end in ``\\[10pt]`` (read as a factor [10pt] before), and each
+    display declares $W_c \in \mathbb{R}^{d \times d_c}$ again; the second $c_i = x_i W_c$ was "false" against the
+    first, W_c drawn anew for each declaration. The same shape declared again is the same matrix."""
+    display = ("$$\\begin{gathered} c_i^{\\prime} = x_i W_c^{\\prime} \\\\[10pt] c_i = x_i W_c \\in \\mathbb{R}^{d_c},\\quad "
+               "W_c \\in \\mathbb{R}^{d \\times d_c} \\end{gathered}$$\n\n")
+    text = "# M\n\nLet $x_i \\in \\mathbb{R}^{d}$.\n\n" + display + "Then\n\n" + display
+    assert all(f.status != "mismatch" for f in DocumentChecker(text).run())
+    assert not any("[10pt]" in f.latex for f in DocumentChecker(text).run())
+    other = text[:-len(display)] + display.replace("d_c", "d_e")  # the second W_c of another shape: a new matrix
+    assert [f.status for f in DocumentChecker(other).run() if f.line == 9 and f.latex == "c_i = x_i W_c"] != \
+        ["verified"]

@@ -56,6 +56,19 @@ class Val:
         return isinstance(self.v, np.ndarray)
 
 
+
+def _first_alike(decl, name: str, declared) -> int:
+    r"""The line of the first of the declarations of ``name`` up to ``declared`` that all give it the same shape: a
+    display that states ``W_c \in \mathbb{R}^{d \times d_c}`` again declares the same matrix, not a new one."""
+    for table in (decl.shapes, decl.vectors):
+        seen = table.get(name)
+        if seen and declared in seen:
+            k = seen.index(declared)
+            while k > 0 and seen[k - 1][:-1] == declared[:-1]:
+                k -= 1
+            return seen[k][-1]
+    return declared[-1]
+
 class Draw:
     """One draw: random integer values for the free matrices and sizes of a claim, and exact evaluation."""
 
@@ -128,7 +141,7 @@ class Draw:
             return value
         declared = book.decl.of(node, line) or book.family_shape(node, line)
         if declared is not None:
-            key = (name, declared[-1])
+            key = (name, _first_alike(book.decl, name, declared))
             if key not in self.values:
                 self.values[key] = self._drawn(declared)
             self.matrices.add(name)

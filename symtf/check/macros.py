@@ -75,6 +75,8 @@ _LABEL = re.compile(r"(?:^|(?<=\\\\)|(?<=&)|(?<=\n))[ \t]*\\(?:text|mathrm|textr
 _TAG = re.compile(r"\\q?quad\s*\(\s*\d+(?:\.\d+)*[a-z]?\s*\)(?=\s*(?:\\\\|&|\\end|$))")
 _REMARK = re.compile(r"\\text\s*\{\s*\([^{}]*\)\s*\}")
 _NEWLINE = re.compile(r"\\newline(?![a-zA-Z])")
+# \\[10pt]: the spacing of a row break (on the break's line: a newline before it is kept, for the lines' count)
+_ROW_SPACE = re.compile(r"(\\\\)[ \t]*\[[ \t]*-?\d*\.?\d+[ \t]*(?:pt|em|ex|mm|cm|in|mu|px|bp|pc)[ \t]*\]")
 _BOLD_SHORT = re.compile(r"\\(?:bf|rm|it)\s+")
 # a font command on one letter or one Greek command without braces: \boldsymbol W, \mathbf q, \bm\theta
 _FONT_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit|mathsf|mathbfit|vec|overrightarrow|pmb|mathrm|rm)(?![a-zA-Z])\s*(?=[A-Za-z\\])")
@@ -183,6 +185,7 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
             text = new[: 4 * len(latex) + 200]  # an expansion may not blow a fragment up
     text = _ENV.sub(" ", text)
     text = _NEWLINE.sub(r"\\\\", text)  # \newline: a line break, as \\
+    text = _ROW_SPACE.sub(r"\1", text)  # \\[10pt]: the row break without its extra space
     text = _REMARK.sub(" ", text)
     text = _LABEL.sub(" ", text)  # \text{Original:} softmax(q^T k), … \text{Epanechikov.}: a label, not a factor
     text = _TAG.sub(" ", text)  # … V \quad (23): an equation number  # d_k = 3 \quad \text{(key/value dimension)}: a remark in parentheses
