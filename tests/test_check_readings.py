@@ -1978,3 +1978,14 @@ def test_a_row_break_with_spacing_and_a_matrix_declared_again_in_another_display
     other = text[:-len(display)] + display.replace("d_c", "d_e")  # the second W_c of another shape: a new matrix
     assert [f.status for f in DocumentChecker(other).run() if f.line == 9 and f.latex == "c_i = x_i W_c"] != \
         ["verified"]
+
+
+def test_binary_and_boolean_sums_and_a_set_in_braces_are_not_decimal_mismatches():
+    """Real digital-design and set-theory notes (scanned, not in a set): 11 + 01 = 100 (binary), 1 + 1 = 1 (Boolean
+    OR) and 1 = {0} (an ordinal) were decimal mismatches; a decimal slip stays one."""
+    text = "# B\n\nBoolean $1 + 1 = 1$, binary $11 + 01 = 100$, ordinals $1 = \\{0\\}$; but $1 + 1 = 3$.\n"
+    found = {f.latex: f for f in _claims(text, 3)}
+    assert found["1 + 1 = 1"].status == "unchecked" and "Boolean" in found["1 + 1 = 1"].message
+    assert found["11 + 01 = 100"].status == "unchecked" and "binary" in found["11 + 01 = 100"].message
+    assert found["1 = \\{0\\}"].status == "unchecked" and "a set" in found["1 = \\{0\\}"].message
+    assert found["1 + 1 = 3"].status == "mismatch"

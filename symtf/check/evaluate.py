@@ -482,6 +482,8 @@ class Evaluator:
             if is_scalar(x) or 1 not in x.shape:
                 raise Unknown(f"\\{name} of a matrix (per column or overall?)")
             return np.mean(x) if name == "mu" else np.std(x)
+        if name == "set":
+            raise Unknown(f"{unparse(node)} is a set, not a value: not checked")
         raise Unknown(f"the function {name} is not known here")
 
 

@@ -71,7 +71,9 @@ class Atoms:
         if kind == "esc" and val == r"\{":  # a set {a, b, …}: a call no evaluator knows
             items = self.listed(self.expr(), self.expr)
             self.expect(r"\}")
-            return items[0] if len(items) == 1 else ("call", "set", False, items)
+            if len(items) == 1 and items[0][0] != "num":
+                return items[0]  # \exp\{x\}: braces that group
+            return ("call", "set", False, items)  # {0} (no one groups a lone number), {a, b}
         if kind == "esc" and val == r"\|":  # ‖x‖
             self.norms += 1
             try:

@@ -418,7 +418,34 @@ def _numbers(a, b, rel, a_node, b_node, where, estimate: bool = False) -> Verdic
     rounding = float_rounding(gap, (a_node, b_node))
     if rounding:  # 10^{20} + (-10^{20} + 1) = 10^{20} - 10^{20}: a sum as a float computes it
         return Verdict("unchecked", f"the sides are {shown}{where}: {rounding}")
+    other = _binary_or_boolean(a_node, b_node) if rel == "=" else ""
+    if other:  # 11 + 01 = 100, 1 + 1 = 1: a text on logic circuits or binary arithmetic
+        return Verdict("unchecked", f"does not hold in decimal (the sides are {shown}), but holds {other}: not decided")
     return Verdict("mismatch", f"does not hold{where}: the sides are {shown}", value)
+
+
+def _bits(node) -> list | None:
+    """The numerals of 0s and 1s a sum of them is made of (``11 + 01``: ["11", "01"]), or None."""
+    if node is not None and node[0] == "num" and re.fullmatch(r"[01]+", str(node[2])):
+        return [str(node[2])]
+    if node is not None and node[0] == "add" and all(sign == 1 for sign in node[2]) and len(node[1]) <= 64:
+        parts = [_bits(term) for term in node[1]]
+        return None if None in parts else [p for part in parts for p in part]
+    return None
+
+
+def _binary_or_boolean(a_node, b_node) -> str:
+    """How a sum of numerals of 0s and 1s set equal to one such numeral holds where it does not in decimal: "read
+    in binary" (11 + 01 = 100), "as Boolean algebra (+ the OR)" (1 + 1 = 1); "" if neither or not such a claim."""
+    for terms, total in ((_bits(a_node), _bits(b_node)), (_bits(b_node), _bits(a_node))):
+        if terms is None or total is None or len(terms) < 2 or len(total) != 1:
+            continue
+        values, result = [int(t, 2) for t in terms], int(total[0], 2)
+        if sum(values) == result:
+            return "read in binary"
+        if all(v in (0, 1) for v in values) and result == int(any(values)):
+            return "as Boolean algebra (+ the OR)"
+    return ""
 
 
 def float_rounding(gap, nodes) -> str | None:
