@@ -1899,6 +1899,8 @@ def test_a_statistical_hypothesis_is_neither_a_definition_nor_a_claim():
     assert _statuses(text, 8) == [("recognized", "mention")]
     assert ("mismatch", "claim") not in _statuses(text, 10)  # β_1 = 1.5 is the value: β_1 ≠ 0 holds
     assert ("recognized", "mention") not in _statuses("$H_1: \\mathbb{R}^d \\to \\mathbb{R}^d$ maps.\n", 1)
+    aligned = "Left-tailed\n\n$$\n\\begin{align*}\nH_0 : \\mu = 10 \\\\\nH_1 : \\mu < 10\n\\end{align*}\n$$\n"
+    assert _statuses(aligned, 4) == [("recognized", "mention")]  # a real course's probability notes
 
 
 def test_after_approx_a_two_digit_decimal_is_a_rounded_value():

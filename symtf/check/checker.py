@@ -63,7 +63,7 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
                            r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
 # H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
 # (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
-_HYPOTHESIS = re.compile(r"\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
+_HYPOTHESIS = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
                          r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
 _FROM_ZERO = re.compile(r"[A-Za-z}]\[\s*0\s*[\],]")  # E[0], W[0, 1]: an index in brackets that starts at 0
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
