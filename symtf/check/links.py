@@ -15,7 +15,7 @@ from .context import TAGS, example_key, is_example
 from .diagnose import diagnose, _star_all as _star
 from .docshapes import size_latex
 from .entries import broken_entries
-from . import masks, means, rotations, rounding, trig
+from . import glu, masks, means, rotations, rounding, trig
 from .evaluate import CheckError
 from .macros import SEPARATOR, simplify
 from .normalize import statements
@@ -144,6 +144,11 @@ class Links:
                            unparse(slipped[0].mended), diagnosis="a sum's limit is not the average's divisor",
                            basis="document")
             return True
+        gated = glu.slip([a, b], self._sigmoid_sigma) if rel == "=" else None
+        if gated is not None:  # SwiGLU(x) = σ(xW_1) ⊙ xW_3 with σ the sigmoid: GLU's gate under SwiGLU's name
+            self.add_claim([a, b], line, link, "mismatch", "definition", glu.message(gated),
+                           diagnosis="another gated unit's gate", basis="published")
+            return True
         slipped = masks.slip([a, b], self._mask_letters)
         if slipped is not None:  # softmax(QK^T ⊙ M), softmax(Q K^T V), Softmax_j(q_{t,i}^T k_{t,i}): attention miswritten
             self.add_claim([a, b], line, link, "mismatch", "definition", slipped.message, slipped.expected,
@@ -231,6 +236,11 @@ class Links:
         """Was ``name``'s value given in another row of a table than ``line``'s?"""
         given = self.scalars.values.get(name)
         return given is not None and given[1] != line and given[1] in self._row_lines and line in self._row_lines
+
+    @cached_property
+    def _sigmoid_sigma(self) -> bool:
+        """Does the document's prose say that its σ is the sigmoid (read once per document)?"""
+        return glu.sigma_is_sigmoid(self.blocks)
 
     @cached_property
     def _mask_letters(self) -> frozenset:
