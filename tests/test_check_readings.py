@@ -1991,3 +1991,15 @@ def test_binary_and_boolean_sums_and_a_set_in_braces_are_not_decimal_mismatches(
     assert found["11 + 01 = 100"].status == "unchecked" and "binary" in found["11 + 01 = 100"].message
     assert found["1 = \\{0\\}"].status == "unchecked" and "a set" in found["1 = \\{0\\}"].message
     assert found["1 + 1 = 3"].status == "mismatch"
+
+
+def test_a_value_restated_in_another_unit_keeps_no_value():
+    r"""A real distributed-training book chapter (scanned, not in a set): $\lambda = 0.625$ (per hour) early on, then
+    "$\lambda = 0.625$ failures/hour = $1.74 \times 10^{-4}$ failures/second" and $I^* = \sqrt{2 \cdot 60 / (1.74
+    \times 10^{-4})}$ against $I^* = \sqrt{2 T_c / \lambda}$ was a mismatch with λ = 0.625. A value stated once stays."""
+    text = ("# F\n\nFor $\\lambda = 0.625$ a day.\n\n$$I^* = \\sqrt{\\frac{2 T_c}{\\lambda}}$$\n\n- $T_c = 60$ seconds\n"
+            "- $\\lambda = 0.625$ failures/hour = $1.74 \\times 10^{-4}$ failures/second\n\n"
+            "$$I^* = \\sqrt{\\frac{2 \\cdot 60}{1.74 \\times 10^{-4}}}$$\n")
+    assert all(f.status != "mismatch" for f in DocumentChecker(text).run())
+    once = text.replace(" failures/hour = $1.74 \\times 10^{-4}$ failures/second", "")
+    assert [f.status for f in _claims(once, 10)] == ["mismatch"]

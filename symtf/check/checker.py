@@ -65,6 +65,8 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
 # (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
 _HYPOTHESIS = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
                          r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
+# "$\lambda = 0.625$ failures/hour = $1.74 \times 10^{-4}$ failures/second": a value in a unit, restated in another
+_RESTATED = re.compile(r"\s*[A-Za-z][\w/%·-]{0,24}(?:\s+[a-z/]{1,12})?\s*(?:=|≈|~)\s*(?:\$|$)")
 _FROM_ZERO = re.compile(r"[A-Za-z}]\[\s*0\s*[\],]")  # E[0], W[0, 1]: an index in brackets that starts at 0
 _RANGE = re.compile(r"\s*[a-z]\s*=\s*\d+\s*,\s*\\(l|c)?dots\s*,\s*[a-zA-Z0-9_{}\\]+\s*\.?\s*")
 
@@ -235,6 +237,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             self.ln_at.append(ln)
             ctx = self.context(frag, ln)
             self.unit = trailing_unit(frag.latex, frag.after)  # 16\Psi = 112 GB: read by the scalar judges
+            self.restated = bool(_RESTATED.match(frag.after))  # $\lambda = 0.625$ failures/hour = $1.74 …$ per second
             try:
                 if self.is_shape_cell(frag):
                     self._shape_cell(frag, ctx)

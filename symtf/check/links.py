@@ -362,6 +362,12 @@ class Links:
             return True
         if rel == "=" and a[0] == "sym" and (a[3] is None or not a[3].isdigit()) and not _members(a, b):
             name = symbol_name(a)
+            if getattr(self, "restated", False) and not any(n[0] == "sym" for n in walk([b])):
+                self.scalars.values.pop(name, None)  # nor the value an earlier line gave it, in a unit unsaid
+                self.add(line, link, "unchecked", "definition", f"gives ${name}$ a value in the unit the prose names "
+                         "after it and restates it in another: which of them the formulas use is not known, so no "
+                         "value is kept")
+                return True
             if name not in self.scalars.values or self.scalars.values[name][0].is_number:
                 try:  # a first definition, or a new value of a setting (the document sweeps it)
                     self.scalars.define(name, to_sympy(tight(b) if juxtaposed_division(text) else b), line)
