@@ -41,3 +41,13 @@ def test_an_otimes_not_declared_entrywise_or_another_letter_named_the_mask_is_no
     assert not _mismatches(plain + "$$o = \\mathrm{softmax}(M\\otimes QK^T)V$$\n")
     assert not _mismatches(MASK + "$$o = \\mathrm{softmax}(N \\odot QK^T)V$$\n")  # M is the mask here, not N
     assert not _mismatches("No masking here.\n\n$$o = \\mathrm{softmax}(M \\odot QK^T)V$$\n")
+
+
+def test_scores_divided_by_a_mask_inside_the_softmax_are_a_mismatch():
+    # tests/heldout34/agentcortex-gpt.md 74: \frac{Q K^\top}{\text{sliding\_window\_mask}} (Markdown's escaped _)
+    text = ("$$\\text{Attention}(Q, K, V) = \\text{Softmax}(\\alpha \\cdot "
+            "\\frac{Q K^\\top}{\\text{sliding\\_window\\_mask}}) V$$\n")
+    assert _mismatches(text) == ["the scores divided by a mask inside the softmax"]
+    assert _mismatches(MASK + "$$O = \\mathrm{softmax}(QK^\\top / M)V$$\n") == \
+        ["the scores divided by a mask inside the softmax"]
+    assert not _mismatches("$$O = \\mathrm{softmax}(QK^\\top / \\text{temperature})V$$\n")

@@ -2003,3 +2003,11 @@ def test_a_value_restated_in_another_unit_keeps_no_value():
     assert all(f.status != "mismatch" for f in DocumentChecker(text).run())
     once = text.replace(" failures/hour = $1.74 \\times 10^{-4}$ failures/second", "")
     assert [f.status for f in _claims(once, 10)] == ["mismatch"]
+
+
+def test_markdowns_escaped_underscore_inside_a_text_name_is_part_of_the_name():
+    r"""heldout35 nnfs-llama3 18 (``\text{multiple\_of\_256}(…)``) and heldout34 agentcortex-gpt 74 did not parse: the
+    escaped _ after the first word was read as a new name inside the old one."""
+    text = "# F\n\n$$d_{\\text{ff}} = \\text{multiple\\_of\\_256}\\left(\\frac{2}{3} \\cdot 4 d_{\\text{model}}\\right)$$\n"
+    assert [f.status for f in _claims(text, 3)] != ["unparsed"]
+    assert all("cannot parse" not in f.message for f in DocumentChecker(text).run())

@@ -218,7 +218,15 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
     text = _GETS.sub(r"\\leftarrow", text)  # p \gets p + 1: an assignment, as ←
     text = _ESCAPED_SCRIPT.sub("_", text)
-    return _ESCAPED_NAME.sub(r"\\text{\1}", text)  # m\_new, qk\_scale: one name (Markdown escapes its _)
+    return _ESCAPED_NAME.sub(_escaped_name, text)  # m\_new, qk\_scale: one name (Markdown escapes its _)
+
+
+def _escaped_name(m: re.Match) -> str:
+    r"""``qk\_scale`` as the name ``\text{qk\_scale}``; inside a ``\text{…}`` already (``\text{multiple\_of\_256}``)
+    left as it is, one name, not a name inside a name."""
+    before = m.string[max(0, m.start() - 200):m.start()]
+    opened, closed = before.rfind("\\text{"), before.rfind("}")
+    return m.group(0) if opened > closed else "\\text{" + m.group(1) + "}"
 
 
 _simplify_memo = lru_cache(maxsize=4096)(_simplify)

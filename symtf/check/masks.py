@@ -1,6 +1,6 @@
 r"""Slips in how attention is written: a mask multiplied into the scores inside a softmax
-(``\mathrm{softmax}(QK^\top \odot M)``), the values inside it (:func:`values_inside`), a softmax over an index its
-argument does not use (:func:`constant_in_its_variable`).
+(``\mathrm{softmax}(QK^\top \odot M)``) or dividing them (:func:`divided`), the values inside it
+(:func:`values_inside`), a softmax over an index its argument does not use (:func:`constant_in_its_variable`).
 
 A causal mask works inside a softmax only by addition (``QK^\top + M`` with M_ij = −∞ above the diagonal) or after
 the exponential (``\exp(QK^\top) \odot M``, then normalised). Multiplying the scores by a 0/1 mask inside the softmax
@@ -57,6 +57,34 @@ def multiplied(nodes, masks: frozenset):
                     mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [other, mask], [1, 1]))])
                     return n, mask[1], mended
     return None
+
+
+def _is_mask(node, masks: frozenset) -> bool:
+    r"""A letter the prose calls a mask, or a name that says it is one (``\text{sliding_window_mask}``)."""
+    return node[0] == "sym" and (node[1] in masks and not node[2] or
+                                 node[1].startswith("\\text{") and "mask" in node[1].lower())
+
+
+def divided(nodes, masks: frozenset):
+    r"""``(softmax call, mask, the call with the division made a sum)`` for the first softmax of ``nodes`` whose
+    argument divides by a mask (``\mathrm{softmax}(\alpha \frac{QK^\top}{\text{mask}})``), or None."""
+    for n in walk(list(nodes)):
+        if n[0] != "call" or n[1] != "softmax" or len(n[3]) != 1:
+            continue
+        arg = n[3][0]
+        for m in walk([arg]):
+            over = m[2] if m[0] == "frac" else m[2] if m[0] == "mul" and m[3] == "/" else None
+            if over is not None and _is_mask(over, masks):
+                mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [m[1], over], [1, 1]))])
+                return n, unparse(over), mended
+    return None
+
+
+def divided_message(found) -> str:
+    call, mask, mended = found
+    return (f"${mask}$ (a mask) divides the scores inside the softmax: where it is 0 the score becomes infinite, "
+            f"elsewhere it is not masked, so ${unparse(call)}$ is not masked; a mask inside a softmax is added, "
+            f"${unparse(mended)}$ with −∞ where it masks")
 
 
 def message(found) -> str:
@@ -175,6 +203,9 @@ def slip(nodes, masks: frozenset) -> Slip | None:
     masked = multiplied(nodes, masks)
     if masked is not None:
         return Slip(message(masked), unparse(masked[2]), "a mask multiplied inside the softmax, not added")
+    over = divided(nodes, masks)
+    if over is not None:
+        return Slip(divided_message(over), unparse(over[2]), "the scores divided by a mask inside the softmax")
     uniform = constant_in_its_variable(nodes)
     if uniform is not None:
         return Slip(constant_message(uniform), None, "the scores do not use the softmax's index")
