@@ -63,7 +63,8 @@ _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([
                            r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
 # H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
 # (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
-_HYPOTHESIS = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
+_HYPOTHESIS = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*"  # \begin{align*} H_0 : …
+                         r"H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
                          r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
 # "$\lambda = 0.625$ failures/hour = $1.74 \times 10^{-4}$ failures/second": a value in a unit, restated in another
 _RESTATED = re.compile(r"\s*[A-Za-z][\w/%·-]{0,24}(?:\s+[a-z/]{1,12})?\s*(?:=|≈|~)\s*(?:\$|$)")
@@ -104,6 +105,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.values_given: dict = {}  # letter -> how many "letter = number" statements the document makes
         self.table_numbers: dict = {}  # letter -> (value, line) from a table row "d_model (D) | 5,120", so far
         self.unit: str | None = None  # the unit written right after the fragment being checked (GB, ms), if any
+        self.restated = False  # its value is restated in another unit right after it (see _RESTATED)
         self.plain: frozenset = frozenset()  # letters whose plain form means something other than their bold one
         self.scalars = ScalarBook()
         self.sizes_read: dict = {}  # size letters read from declared shapes (N of A ∈ R^{N×N}) -> (size, line)

@@ -56,7 +56,6 @@ class Val:
         return isinstance(self.v, np.ndarray)
 
 
-
 def _first_alike(decl, name: str, declared) -> int:
     r"""The line of the first of the declarations of ``name`` up to ``declared`` that all give it the same shape: a
     display that states ``W_c \in \mathbb{R}^{d \times d_c}`` again declares the same matrix, not a new one."""
@@ -68,6 +67,7 @@ def _first_alike(decl, name: str, declared) -> int:
                 k -= 1
             return seen[k][-1]
     return declared[-1]
+
 
 class Draw:
     """One draw: random integer values for the free matrices and sizes of a claim, and exact evaluation."""

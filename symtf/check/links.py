@@ -27,7 +27,6 @@ from .unparse import unparse
 from .worked import _example_value, printed_values
 
 
-
 def _scale_node():
     r"""``\sqrt{d_\text{head}}``, the reference's scale of the attention scores, parsed once (None if unreadable)."""
     try:
@@ -37,6 +36,7 @@ def _scale_node():
 
 
 _UNSCALED = _scale_node()
+
 
 class Links:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
@@ -362,7 +362,7 @@ class Links:
             return True
         if rel == "=" and a[0] == "sym" and (a[3] is None or not a[3].isdigit()) and not _members(a, b):
             name = symbol_name(a)
-            if getattr(self, "restated", False) and not any(n[0] == "sym" for n in walk([b])):
+            if self.restated and not any(n[0] == "sym" for n in walk([b])):
                 self.scalars.values.pop(name, None)  # nor the value an earlier line gave it, in a unit unsaid
                 self.add(line, link, "unchecked", "definition", f"gives ${name}$ a value in the unit the prose names "
                          "after it and restates it in another: which of them the formulas use is not known, so no "
