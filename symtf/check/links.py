@@ -15,7 +15,7 @@ from .context import TAGS, example_key, is_example
 from .diagnose import diagnose, _star_all as _star
 from .docshapes import size_latex
 from .entries import broken_entries
-from . import glu, masks, means, rotations, rounding, trig
+from . import approximations, glu, masks, means, rotations, rounding, trig
 from .evaluate import CheckError
 from .macros import SEPARATOR, simplify
 from .normalize import statements
@@ -148,6 +148,11 @@ class Links:
         if gated is not None:  # SwiGLU(x) = σ(xW_1) ⊙ xW_3 with σ the sigmoid: GLU's gate under SwiGLU's name
             self.add_claim([a, b], line, link, "mismatch", "definition", glu.message(gated),
                            diagnosis="another gated unit's gate", basis="published")
+            return True
+        near = approximations.judge(a, b, rel)
+        if near is not None:  # GELU(x) ≈ x σ(1.702x): a published approximation, within its accuracy
+            self.add(line, link, near.status, "numeric", near.message)  # of a function: ties no letter to the model
+            self.findings[-1].basis = "published"
             return True
         slipped = masks.slip([a, b], self._mask_letters)
         if slipped is not None:  # softmax(QK^T ⊙ M), softmax(Q K^T V), Softmax_j(q_{t,i}^T k_{t,i}): attention miswritten
