@@ -13,6 +13,7 @@ import math
 import numpy as np
 import sympy as sp
 
+from ..ops import GELU
 from .data import load
 from .scalars import NotScalar, to_sympy
 from .trig import Verdict
@@ -21,12 +22,13 @@ POINTS = 4001
 _X = np.linspace(-8.0, 8.0, POINTS)
 
 
-def _gelu(x):
-    return x * (1 + sp.erf(x / sp.sqrt(2))) / 2
+def _sigmoid(x):
+    return 1 / (1 + sp.exp(-x))
 
 
-_FUNCTIONS = {"GELU": _gelu, "sigma": lambda x: 1 / (1 + sp.exp(-x)), "sigmoid": lambda x: 1 / (1 + sp.exp(-x)),
-              "tanh": sp.tanh, "exp": sp.exp, "erf": sp.erf, "Phi": lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2}
+# the functions a side may call: GELU as the model defines it (symtf.ops.GELU), the sigmoid, Φ the normal CDF
+_FUNCTIONS = {"GELU": GELU.scalar, "sigma": _sigmoid, "sigmoid": _sigmoid, "tanh": sp.tanh, "exp": sp.exp,
+              "erf": sp.erf, "Phi": lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2}
 
 
 def judge(a, b, rel: str) -> Verdict | None:

@@ -27,7 +27,7 @@ from .report import Finding
 from .macros import SEPARATOR, bold_letters, document_macros, simplify
 from .calculus import Calculus
 from .derivatives import Derivatives
-from .hypotheses import demote as demote_hypotheses
+from .hypotheses import demote as demote_hypotheses, statistical
 from . import algorithms, encodings, forms, kernels, masks, updates
 from .members import Members
 from .scalars import ScalarBook, symbol_name
@@ -61,11 +61,6 @@ _MATRIXY = re.compile(r"\\top|\^\s*\{?\s*T\b|\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\
 # the letter a transpose, a membership with a matrix shape, or bold type is applied to
 _MATRIX_NAMES = re.compile(r"(?:\\mathbf|\\boldsymbol|\\bm)\s*\{\s*([A-Za-z])|([A-Za-z])\s*\^\s*\{?\s*(?:\\top|T\b)|"
                            r"([A-Za-z])(?:_\{?[^}\s]*\}?)?\s*\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*\{[^}]*\\times")
-# H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
-# (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
-_HYPOTHESIS = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*"  # \begin{align*} H_0 : …
-                         r"H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
-                         r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
 # "$\lambda = 0.625$ failures/hour = $1.74 \times 10^{-4}$ failures/second": a value in a unit, restated in another
 _RESTATED = re.compile(r"\s*[A-Za-z][\w/%·-]{0,24}(?:\s+[a-z/]{1,12})?\s*(?:=|≈|~)\s*(?:\$|$)")
 _FROM_ZERO = re.compile(r"[A-Za-z}]\[\s*0\s*[\],]")  # E[0], W[0, 1]: an index in brackets that starts at 0
@@ -457,7 +452,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if _FIGURE.fullmatch(frag.latex):
             return self.add(frag.line, frag.latex, "unchecked", "figures", "a parameter figure in prose: checked "
                             "only in a key-figure table or as a size claim", kind="mention")
-        if _HYPOTHESIS.match(frag.latex):
+        if statistical(frag.latex):
             return self.add(frag.line, frag.latex, "recognized", "notation", "a hypothesis of a statistical test (what "
                             "the test assumes or asks): neither a definition nor a claim", kind="mention")
         if _RANGE.fullmatch(frag.latex):

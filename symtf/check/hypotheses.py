@@ -7,7 +7,8 @@ $d_k = d_\text{model}$?"), or one followed by its own condition
 when $G=H$") is the condition itself. The checker cannot tell what the condition makes of the document's quantities,
 so such a claim is never a mismatch: a verdict against the general case (random keys, the model's sizes) says nothing
 about the case the text speaks of. A claim that holds in general still holds under the hypothesis, so verified
-findings are kept.
+findings are kept. A statistical test's hypothesis (``H_0: \mu = 10``, :func:`statistical`) is neither claim nor
+definition.
 """
 from __future__ import annotations
 
@@ -26,8 +27,19 @@ _FOLLOWED = re.compile(r"^\s*[,)]?\s*(?:(when|whenever|if|iff|provided|assuming|
 _PRECEDED = re.compile(r"(?:(?:^|\W)(when|whenever|if|iff|unless|provided(?:\s+that)?)|(当|如果|若|もし|만약))\s*$", re.I)
 _END = re.compile(r"(?<![A-Z]\.)(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)|[。！？]")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+# H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
+# (H_1: \mathbb{R}^d \to \mathbb{R}^d is a map, not a hypothesis)
+_STATISTICAL = re.compile(r"\s*(?:\\begin\s*\{[a-z]+\*?\}\s*(?:\{[^{}]*\}\s*)?)?&?\s*"  # \begin{align*} H_0 : …
+                          r"H_\{?\s*(?:0|1|a|A|\\text\{[a-zA-Z]+\}|alt|null)\s*\}?\s*:(?!=)"
+                          r"(?!\s*(?:\\mathbb|\\mathcal|\\R\b|R\^))")
 MAX_BACK = 12  # fragments of one block looked back through for the sentence's start
 MAX_CHARS = 600  # of prose read before a claim
+
+
+def statistical(latex: str) -> bool:
+    """Does ``latex`` state a statistical test's hypothesis (``H_0: \\mu = 10``, also opening an aligned environment)?
+    What a test assumes or asks: neither a definition nor a claim."""
+    return bool(_STATISTICAL.match(latex))
 
 
 def _last_sentences(text: str) -> tuple[str, str]:

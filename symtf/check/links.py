@@ -27,15 +27,7 @@ from .unparse import unparse
 from .worked import _example_value, printed_values
 
 
-def _scale_node():
-    r"""``\sqrt{d_\text{head}}``, the reference's scale of the attention scores, parsed once (None if unreadable)."""
-    try:
-        return parse(r"\sqrt{d_\text{head}}")[1][0]
-    except ParseError:
-        return None
-
-
-_UNSCALED = _scale_node()
+_UNSCALED = parse(r"\sqrt{d_\text{head}}")[1][0]  # the reference's scale of the attention scores
 
 
 class Links:
@@ -295,7 +287,7 @@ class Links:
         implied = implied_head(a, b, rel, ctx, fb)
         if implied is not None:  # Q = X W_i^Q: the query of the head the weight names, its index left implicit
             return implied
-        if rel == "=" and a[0] == "sym" and _UNSCALED and self._scaled_later(unparse(a)) and \
+        if rel == "=" and a[0] == "sym" and self._scaled_later(unparse(a)) and \
                 judge(a, ("frac", b, _UNSCALED), rel, ctx, fb).status == "verified":
             # S = QK^T, then softmax(S / \sqrt{d_k}): the document's scores before the scale it applies itself
             self.add_claim([a, b], line, link, "unchecked", "definition", f"${unparse(a)}$ is defined here without "

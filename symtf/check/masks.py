@@ -42,41 +42,42 @@ def mask_letters(blocks) -> frozenset:
     return frozenset(out or ({"M"} if spoken else ()))
 
 
+def _softmax_terms(nodes):
+    """``(softmax call, its argument, a node inside the argument)`` for every softmax of ``nodes`` of one argument."""
+    for n in walk(list(nodes)):
+        if n[0] == "call" and n[1] == "softmax" and len(n[3]) == 1:
+            for m in walk([n[3][0]]):
+                yield n, n[3][0], m
+
+
+def _mask_letter(node, masks: frozenset) -> bool:
+    """A lone letter the prose calls a mask."""
+    return node[0] == "sym" and node[1] in masks and not node[2]
+
+
 def multiplied(nodes, masks: frozenset):
     """``(softmax call, mask letter, the call with the product made a sum)`` for the first softmax of ``nodes``
     whose argument multiplies entrywise by a mask letter, or None."""
-    for n in walk(list(nodes)):
-        if n[0] != "call" or n[1] != "softmax" or len(n[3]) != 1:
-            continue
-        arg = n[3][0]
-        for m in walk([arg]):
-            if m[0] == "mul" and m[3] == "⊙":
-                mask = next((x for x in (m[1], m[2]) if x[0] == "sym" and x[1] in masks and not x[2]), None)
-                if mask is not None:
-                    other = m[2] if mask is m[1] else m[1]
-                    mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [other, mask], [1, 1]))])
-                    return n, mask[1], mended
+    for n, arg, m in _softmax_terms(nodes):
+        if m[0] == "mul" and m[3] == "⊙":
+            mask = next((x for x in (m[1], m[2]) if _mask_letter(x, masks)), None)
+            if mask is not None:
+                other = m[2] if mask is m[1] else m[1]
+                mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [other, mask], [1, 1]))])
+                return n, mask[1], mended
     return None
-
-
-def _is_mask(node, masks: frozenset) -> bool:
-    r"""A letter the prose calls a mask, or a name that says it is one (``\text{sliding_window_mask}``)."""
-    return node[0] == "sym" and (node[1] in masks and not node[2] or
-                                 node[1].startswith("\\text{") and "mask" in node[1].lower())
 
 
 def divided(nodes, masks: frozenset):
     r"""``(softmax call, mask, the call with the division made a sum)`` for the first softmax of ``nodes`` whose
-    argument divides by a mask (``\mathrm{softmax}(\alpha \frac{QK^\top}{\text{mask}})``), or None."""
-    for n in walk(list(nodes)):
-        if n[0] != "call" or n[1] != "softmax" or len(n[3]) != 1:
-            continue
-        arg = n[3][0]
-        for m in walk([arg]):
-            over = m[2] if m[0] == "frac" else m[2] if m[0] == "mul" and m[3] == "/" else None
-            if over is not None and _is_mask(over, masks):
-                mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [m[1], over], [1, 1]))])
-                return n, unparse(over), mended
+    argument divides by a mask (a letter the prose calls one, or a name that says it is one:
+    ``\mathrm{softmax}(\alpha \frac{QK^\top}{\text{sliding\_window\_mask}})``), or None."""
+    for n, arg, m in _softmax_terms(nodes):
+        over = m[2] if m[0] == "frac" or m[0] == "mul" and m[3] == "/" else None
+        if over is not None and (_mask_letter(over, masks) or over[0] == "sym" and over[1].startswith("\\text{") and
+                                 "mask" in over[1].lower()):
+            mended = ("call", n[1], n[2], [replace_node(arg, m, ("add", [m[1], over], [1, 1]))])
+            return n, unparse(over), mended
     return None
 
 

@@ -153,7 +153,7 @@ class Parser(Atoms):
                 name = tok[1] + ("_{" + (self.next() and self.group_text()) + "}" if self.at("_") else "")
                 left = ("call", name, False, [left, self.factor()])
                 continue
-            if tok[1] in ("*", r"\cdot", "/", r"\odot", r"\circ", "@"):
+            if tok[1] in self._PRODUCTS:
                 self.next()
                 op = {r"\cdot": "·", r"\circ": "⊙", r"\odot": "⊙", "@": "*"}.get(tok[1], tok[1])
                 grouped = self.peek()[1] in ("(", "[")  # σ(xW_1) \odot (xW_3) W_2: the parentheses delimit it
@@ -172,7 +172,8 @@ class Parser(Atoms):
                 left = ("mul", left, self.factor(), "*")
         raise ParseError(f"a product of more than {MAX_DEPTH} factors in {shown(self.text)}")
 
-    _OPERATORS = {r"\times", r"\otimes", r"\oplus", "*", r"\cdot", "/", r"\odot", r"\circ", "@"}
+    _PRODUCTS = ("*", r"\cdot", "/", r"\odot", r"\circ", "@")  # written products and quotients
+    _OPERATORS = {r"\times", r"\otimes", r"\oplus", *_PRODUCTS}  # every operator term() reads between factors
 
     def _ends_term(self, tok) -> bool:
         return tok[0] in ("end", "rowsep", "eof") or (tok[1] in self._STOP and tok[0] != "word") or \
