@@ -2011,3 +2011,12 @@ def test_markdowns_escaped_underscore_inside_a_text_name_is_part_of_the_name():
     text = "# F\n\n$$d_{\\text{ff}} = \\text{multiple\\_of\\_256}\\left(\\frac{2}{3} \\cdot 4 d_{\\text{model}}\\right)$$\n"
     assert [f.status for f in _claims(text, 3)] != ["unparsed"]
     assert all("cannot parse" not in f.message for f in DocumentChecker(text).run())
+
+
+def test_letters_set_equal_to_one_printed_value_are_an_examples_values():
+    text = ("# Attention\n\nThe weights are $p = \\text{softmax}(\\ell)$, one per key.\n\n"
+            "When two keys tie, $p_1 = p_2 = 0.5$.\n\nIn general $p_1 = p_2$.\n")
+    tied = _claims(text, 5, "column")  # the column convention's p is the attention's probabilities
+    assert [f.latex for f in tied] == ["p_1 = 0.5", "p_2 = 0.5"] and all(f.status == "unchecked" for f in tied)
+    (general,) = _claims(text, 7, "column")
+    assert general.status == "mismatch"  # without the shared value, two entries of a softmax are not equal

@@ -710,8 +710,14 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         condition = self._condition(frag, index)
         if condition:
             ctx = ctx.with_(condition=condition)
+        value = _shared_value(exprs, rels)
         for k, rel in enumerate(rels):
+            start = len(self.findings)
             self._link(frag, line, text, exprs[k], exprs[k + 1], rel, len(rels), ctx, fb)
+            if value is not None and k < len(rels) - 1 and \
+                    any(f.status == "mismatch" for f in self.findings[start:]):
+                del self.findings[start:]  # p_1 = p_2 = 1: both given the example's value, not the model's entries
+                self._link(frag, line, text, exprs[k], value, rel, len(rels), ctx, fb)
 
     def _bind_function_variable(self, frag, exprs, ctx):
         """``\\text{FFN}(x) = …``, ``\\text{LayerNorm}(x) = …``: the defined function's variable bound to a random
@@ -799,6 +805,20 @@ def _slash_list(node) -> bool:
         if node[0] == "sym":
             return True
     return False
+
+
+def _shared_value(exprs, rels):
+    """``p_1 = p_2 = 1``, ``a = b = 0``: a chain of plain letters (subscripts allowed) that ends in a printed
+    number gives every letter that number, in an example; its last side, or None for any other chain. A link
+    between two of the letters that the model's random values would contradict is read as the letter's value."""
+    if len(rels) < 2 or set(rels) != {"="} or any(e is None or e[0] != "sym" for e in exprs[:-1]):
+        return None
+    last = exprs[-1]
+    nodes = list(walk(last)) if last is not None else []
+    if not nodes or not any(n[0] == "num" for n in nodes) or any(n[0] not in ("num", "neg", "mul", "frac", "pow")
+                                                                for n in nodes):
+        return None
+    return last
 
 
 def _ratios(exprs, rels) -> tuple | None:
