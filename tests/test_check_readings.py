@@ -84,7 +84,10 @@ def test_a_sum_whose_terms_do_not_use_its_index_is_a_mismatch():
     assert all(g.status != "mismatch" for g in _claims(product, 3))
     bare = "# Words\n\n$$H_i = -\\sum_{w} P(w \\mid c_i) \\log P(w \\mid c_i)$$\n"
     assert all(g.status != "mismatch" for g in _claims(bare, 3))
-    assert all(g.status != "mismatch" for g in _claims(product, 3))
+    nested = "# Lists\n\n$$p_{ij} = \\frac{\\exp(v_i^T t_{c_{ij}})}{\\sum_{k=1}^{K} \\exp(v_i^T t_{c_{ik}})}$$\n"
+    assert all(g.status != "mismatch" for g in _claims(nested, 3))  # k is an index of t's index
+    idle = nested.replace("t_{c_{ik}}", "t_{c_{ij}}")
+    assert [g.diagnosis for g in _claims(idle, 3)] == ["the summation index is not used in its terms"]
 
 
 def test_a_dot_between_two_vectors_is_their_inner_product():

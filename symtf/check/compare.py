@@ -70,11 +70,16 @@ def walk(node):
 
 def script_letters(text) -> set[str]:
     """The index letters of a sub- or superscript: every letter of ``ik``, ``t,i``, ``j+1`` (``n'``: n, primed); in a
-    longer script (``\\text{model}``, ``d_h``) only the letters standing alone."""
+    longer script (``\\text{model}``, ``d_h``) only the letters standing alone, and those of a script within it
+    (``c_{ik}``: i and k; ``t_kd_j``: k and j)."""
     text = re.sub(r"\^\{?\\prime\}?|'", "", (text or "").replace(" ", ""))
     if re.fullmatch(r"[a-z,+\-0-9()]{1,8}", text):
         return set(re.findall(r"[a-z]", text))
-    return set(re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", text))
+    inner = (script_letters(m.group(1) or m.group(2)) for m in _INNER_SCRIPT.finditer(text)) if "_" in text else ()
+    return set(re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", text)).union(*inner)
+
+
+_INNER_SCRIPT = re.compile(r"(?<=[A-Za-z])_(?:\{([^{}]{1,8})\}|([a-z]))")  # a letter's own subscript inside a script
 
 
 def free_vars(nodes) -> list[str]:
