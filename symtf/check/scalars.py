@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from .counts import whole_counts
 from .own_letters import declared_name
 from .scalar_read import (_APPLIED, _MAX_OPS, _MAX_TERMS, NotScalar, _terms, suffixed, holds_for_matrices,  # noqa: F401
                           node_names, power_superscript, symbol_name, to_sympy)  # (re-exported)
@@ -418,6 +419,10 @@ def _numbers(a, b, rel, a_node, b_node, where, estimate: bool = False) -> Verdic
     rounding = float_rounding(gap, (a_node, b_node))
     if rounding:  # 10^{20} + (-10^{20} + 1) = 10^{20} - 10^{20}: a sum as a float computes it
         return Verdict("unchecked", f"the sides are {shown}{where}: {rounding}")
+    counted = whole_counts(a_node, b_node) if rel == "=" else ""
+    if counted:  # \frac{1920}{16} \times \frac{1080}{16} = 120 \times 68: patches of a padded frame
+        return Verdict("unchecked", f"the sides are {shown}{where}: equal once each quotient is taken as a whole "
+                       f"count ({counted}: rounded up or down, a padded or cropped input), not exactly (not decided)")
     other = _binary_or_boolean(a_node, b_node) if rel == "=" else ""
     if other:  # 11 + 01 = 100, 1 + 1 = 1: a text on logic circuits or binary arithmetic
         return Verdict("unchecked", f"does not hold in decimal (the sides are {shown}), but holds {other}: not decided")
