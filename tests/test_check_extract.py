@@ -46,6 +46,21 @@ def test_align_rows_get_their_own_lines():
     assert rows[1].text == "x^{(2)} = x^{(1)} + m"
 
 
+def test_cells_of_a_row_are_statements_where_each_has_its_own_relation():
+    def texts(latex):
+        return [s.text for s in statements(latex)]
+
+    assert texts(r"\begin{array}{c|cc} & j=0 & j=1 \\ i=0 & 0 & 1 \end{array}") == ["j=0", "j=1", "i=0 0 1"]
+    assert texts(r"\begin{align} Q &= XW_Q & K &= XW_K \\ x &= a + b \\ &= c & \text{(sum)} \end{align}") == \
+        ["Q = XW_Q", "K = XW_K", "x = a + b", "= c"]  # side by side; a continued row; an annotation dropped
+    assert texts(r"\begin{align*} S &= S + V^\top K && \in \mathbb{R}^{d\times d} \end{align*}") == \
+        [r"S = S + V^\top K", r"S \in \mathbb{R}^{d\times d}"]  # a cell opening with a relation goes on
+    left_open = r"\begin{array}{cccc} x =& 0.73 &*& 1.10 =& 0.80 \end{array}"
+    assert texts(left_open) == ["x = 0.73 * 1.10 = 0.80"]  # a relation or an operator left open goes on
+    assert texts(r"\begin{aligned} A =&\begin{bmatrix} \sin\left(x\right) \end{bmatrix} \end{aligned}") == \
+        [r"A = \begin{bmatrix} \sin(x) \end{bmatrix}"]  # \left is no relation
+
+
 def test_normalisation():
     assert clean(r"\left[W_O^{h_1} \,\vert\, \dots\right].") == r"[W_O^{h_1} | \dots]"
     assert clean(r"a^\intercal \big( b \big),") == r"a^\top ( b )"

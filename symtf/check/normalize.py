@@ -298,14 +298,10 @@ def _statements(latex: str) -> list[Statement]:
             offset = lines + row.count("\n", 0, lead)
             lines += row.count("\n")
             cells = _top_level_split(row, "&")
-            keep = [cells[0]]
-            for c in cells[1:]:  # drop annotation columns like & \text{(embedding)}
-                if re.fullmatch(r"\s*(\\text\{[^{}]*\}|\([^()]*\))?\s*", c):
-                    continue
-                keep.append(c)
-            text = clean(" ".join(keep))
-            if text:
-                out += _line_statements(text, offset, not cells[0].strip())  # a row is a line: its commas, its shape
+            for k, group in enumerate(_cell_groups(cells)):
+                text = clean(" ".join(group))
+                if text:  # a row is a line: its commas, its shape
+                    out += _line_statements(text, offset, k == 0 and not cells[0].strip())
         return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
     rows = _top_level_split(latex, r"\\")  # a display broken into lines by \\ outside any environment
     rows = [piece for row in rows for piece in _split_at(row, _WIDE)]
@@ -320,6 +316,31 @@ def _statements(latex: str) -> list[Statement]:
         if out:
             return out
     return _line_statements(clean(latex), 0, False)
+
+
+def _cell_groups(cells: list[str]) -> list[list[str]]:
+    r"""A row's cells as its statements: a cell with a relation of its own after a finished statement starts another
+    (``j=0 & j=1``: a table's headings; ``a &= b & c &= d``: two equations side by side); a cell that opens with a
+    relation (``&= …``, ``&& \in …``) or follows one left open (``x =&``, ``0.73 &*& 1.10``) continues the one before
+    it; annotation columns (``& \text{(embedding)}``) are dropped."""
+    kept = [cells[0]] + [c for c in cells[1:] if not re.fullmatch(r"\s*(\\text\{[^{}]*\}|\([^()]*\))?\s*", c)]
+    groups, related = [[kept[0]]], bool(_CELL_RELATION.search(kept[0]))
+    for k, c in enumerate(kept[1:], 1):
+        finished = related and not _OPEN_END.search(" ".join(groups[-1]))
+        opens = not _CELL_OPENS.match(c) and (bool(_CELL_RELATION.search(c)) or k + 1 < len(kept) and
+                                               _CELL_OPENS.match(kept[k + 1]) is not None)
+        if finished and opens:
+            groups.append([c])
+            related = bool(_CELL_RELATION.search(c))
+        else:
+            groups[-1].append(c)
+            related = related or bool(_CELL_RELATION.search(c))
+    return groups
+
+
+_CELL_RELATION = re.compile(r"=|\\(?:approx|leq?|geq?|ne|in)(?![a-zA-Z])")
+_CELL_OPENS = re.compile(r"\s*(?:=|<|>|\\(?:approx|leq?|geq?|ne|in|sim|propto)(?![a-zA-Z]))")
+_OPEN_END = re.compile(r"(?:=|[-+*/<>]|\\(?:approx|leq?|geq?|ne|in|times|cdot)(?![a-zA-Z]))\s*$")
 
 
 def _line_statements(text: str, offset: int, after: bool) -> list[Statement]:
