@@ -685,6 +685,11 @@ def test_normalising_by_the_variance_instead_of_its_root_is_a_slip_and_unicode_g
     assert f.status == "mismatch" and f.diagnosis == "a missing square root over the variance"  # heldout11 indaba 2057
     right = text.replace("{\\sigma_i^2 + ϵ}", "{\\sqrt{\\sigma_i^2 + ϵ}}")
     assert all(f.status != "mismatch" for f in _claims(right, 5))
+    estimated = "# LN\n\n$$\\text{LN}(x_i) = \\gamma_i \\frac{x_i - \\hat{\\mu}}{\\hat{\\sigma}^2} + \\beta$$\n"
+    (g,) = _claims(estimated, 3)  # the estimates' hats change nothing (heldout36 jaspock-mtextos-transformer 190)
+    assert g.status == "mismatch" and g.diagnosis == "a missing square root over the variance"
+    rooted = estimated.replace("{\\hat{\\sigma}^2}", "{\\hat{\\sigma}}")
+    assert all(f.status != "mismatch" for f in _claims(rooted, 3))
 
 
 def test_a_sum_over_a_set_is_judged_for_its_variable():

@@ -23,6 +23,13 @@ from .compare import quotient, script_letters, walk
 from .unparse import unparse
 
 _ACCENT = re.compile(r"\\(?:overline|bar|hat|tilde|vec|widehat|widetilde)\s*\{\s*([A-Za-z])\s*\}")
+_ESTIMATE = re.compile(r"\\(?:overline|bar|hat|widehat)\s*\{\s*(.+?)\s*\}")
+
+
+def _is(node, letter: str) -> bool:
+    r"""Is ``node`` the letter ``letter`` (``\mu``), bare or as an estimate (``\hat{\mu}``, ``\bar{\mu}``)?"""
+    return node[0] == "sym" and (node[1] == letter or (m := _ESTIMATE.fullmatch(node[1])) is not None and
+                                 m.group(1) == letter)
 
 
 def by_the_variance(exprs) -> str | None:
@@ -33,9 +40,9 @@ def by_the_variance(exprs) -> str | None:
             continue
         mean, den = node[1][1][1], node[2]
         terms = den[1] if den[0] == "add" and all(sign == 1 for sign in den[2]) else [den]
-        squared = [t for t in terms if t[0] == "sym" and t[1] == r"\sigma" and t[3] == "2" or
-                   t[0] == "pow" and t[1][0] == "sym" and t[1][1] == r"\sigma" and t[2] == ("num", 2.0, "2")]
-        if mean[0] == "sym" and mean[1] == r"\mu" and len(squared) == 1 and \
+        squared = [t for t in terms if _is(t, r"\sigma") and t[3] == "2" or
+                   t[0] == "pow" and _is(t[1], r"\sigma") and t[2] == ("num", 2.0, "2")]
+        if _is(mean, r"\mu") and len(squared) == 1 and \
                 all(t is squared[0] or t[0] == "sym" and t[1] in (r"\epsilon", r"\varepsilon", "ϵ") for t in terms):
             return unparse(node)
     return None
@@ -59,8 +66,8 @@ def plus_mean(exprs) -> str | None:
     for node in walk(list(exprs)):
         if node[0] != "frac" or node[1][0] != "add" or len(node[1][1]) != 2 or node[1][2] != [1, 1]:
             continue
-        means = [t for t in node[1][1] if t[0] == "sym" and t[1] == r"\mu"]
-        if len(means) == 1 and any(n[0] == "sym" and n[1] == r"\sigma" for n in walk([node[2]])):
+        means = [t for t in node[1][1] if _is(t, r"\mu")]
+        if len(means) == 1 and any(_is(n, r"\sigma") for n in walk([node[2]])):
             return unparse(node)
     return None
 
