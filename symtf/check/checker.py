@@ -29,6 +29,7 @@ from .calculus import Calculus
 from .derivatives import Derivatives
 from .hypotheses import demote as demote_hypotheses, statistical
 from . import algorithms, encodings, forms, kernels, masks, updates
+from .circular import circular, mended
 from .members import Members
 from .scalars import ScalarBook, symbol_name
 from .own_letters import OwnLetters, prose_scalars, table_scalars
@@ -255,12 +256,33 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self._contradictions()
         self._refined_later()
         self._convention_conflicts()
+        self._circular()
         demote_hypotheses(self.findings, self.frags, self.blocks)
         self.findings = arithmetic(self.findings, self.frags, self.spans, self.texts)
         self._anchor()
         self._introduced()  # what the anchoring leaves a mismatch, where the letter is first written
         self.findings.sort(key=lambda f: f.line)
         return self.findings
+
+    def _circular(self) -> None:
+        r"""``e_{ij} = a(s_i, h_j)`` in a section where ``s_i = g(s_{i-1}, y_{i-1}, c_i)`` and c_i is computed from
+        e_ij: a recurrent state used at the step that computes it (:mod:`.circular`); the use's finding becomes a
+        mismatch with the state's earlier value in its place. A verdict already given is kept."""
+        def pieces(latex):
+            return [p for p in simplify(latex, self.macros, self.plain).split(SEPARATOR) if p.strip()]
+
+        for use, state, path in circular(self.frags, pieces):
+            target = next((f for f in self.findings if f.line == use.line and f.kind == "claim" and
+                           f.latex.replace(" ", "") == use.text.replace(" ", "")), None)
+            if target is None or target.status in ("verified", "mismatch"):
+                continue
+            through = "".join(f"${d.lhs}$ (line {d.line}), which comes from " for d in path)
+            target.status, target.rule, target.basis = "mismatch", "definition", "document"
+            target.message = (f"uses ${state.lhs}$ at its own step, but line {state.line} computes ${state.lhs}$ from "
+                              f"{through}this ${use.lhs}$: the definitions go round, and no order computes them (a "
+                              "recurrent state's earlier value is what the step can use)")
+            target.expected = mended(use, state)
+            target.diagnosis = "the current state where the previous one belongs"
 
     def _convention_conflicts(self) -> None:
         r"""``Q = W_Q X`` verified by columns, then ``\text{softmax}(QK^\top/\sqrt{d_k})V`` verified by rows: each

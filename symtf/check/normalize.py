@@ -305,13 +305,16 @@ def _statements(latex: str) -> list[Statement]:
         return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
     rows = _top_level_split(latex, r"\\")  # a display broken into lines by \\ outside any environment
     rows = [piece for row in rows for piece in _split_at(row, _WIDE)]
-    if len(rows) > 1:
+    marked = re.search(r"(?<!\\)&", latex) is not None  # e_{ij} &=& a(s_i, h_j): alignment marks, no environment
+    if len(rows) > 1 or marked:
         out, lines = [], -base
         for row in rows:
             lead = len(row) - len(row.lstrip())
-            text = clean(row)
-            if text:
-                out += _line_statements(text, lines + row.count("\n", 0, lead), bool(out))
+            cells = _top_level_split(row, "&") if marked else [row]
+            for k, group in enumerate(_cell_groups(cells)):
+                text = clean(" ".join(group))
+                if text:
+                    out += _line_statements(text, lines + row.count("\n", 0, lead), bool(out) and k == 0)
             lines += row.count("\n")
         if out:
             return out

@@ -1,0 +1,118 @@
+r"""Definitions that go round: a recurrent state used at the step that computes it.
+
+Bahdanau-style attention, written ``s_i = g(s_{i-1}, y_{i-1}, c_i)``, ``c_i = \sum_j \alpha_{ij} h_j``,
+``\alpha_{ij} = \exp(e_{ij}) / \sum_k \exp(e_{ik})`` and ``e_{ij} = a(s_i, h_j)``, defines s_i from c_i and c_i, through
+the weights and the scores, from s_i: no order of computation gives any of them. The state is recurrent (its own
+definition uses its previous value ``s_{i-1}``), so the definition that uses it at the current step is the one to
+mend: Bahdanau et al. score the previous state, ``e_{ij} = a(s_{i-1}, h_j)``.
+
+Only definitions of one section, of indexed letters (``s_i``, ``\alpha_{ij}``), and dependencies at the same step
+(an index with no ``+``, ``-`` or digit) are followed; a letter defined from itself at the same step (``h^l = …
+h^l``, a sequential update) is not a cycle here. Linear in the number of definitions and their symbols.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .compare import walk
+from .normalize import statements
+from .parse import ParseError, parse
+from .unparse import unparse
+
+_INDEX = re.compile(r"\{?\s*[a-z](?:\s*,?\s*[a-z])*\s*\}?")  # i, ij, {i,j}: the current step, no shift
+
+
+@dataclass(frozen=True)
+class Definition:
+    key: tuple  # (letter, superscript): the letter whatever its index
+    line: int
+    text: str  # the statement as read
+    lhs: str  # the defined letter as written (s_i)
+    current: frozenset  # the keys it uses at the same step
+    previous: frozenset  # the keys it uses at another step (s_{i-1}, s_0)
+    sides: tuple = ()  # the parsed sides
+
+
+def _key(node) -> tuple:
+    return node[1], node[3]
+
+
+def _definition(text: str, line: int) -> Definition | None:
+    try:
+        _, exprs, rels = parse(text)
+    except (ParseError, RecursionError, ValueError):
+        return None
+    if rels != ["="] or len(exprs) != 2 or exprs[0] is None or exprs[1] is None:
+        return None
+    lhs = exprs[0]
+    if lhs[0] != "sym" or not lhs[2] or not _INDEX.fullmatch(lhs[2]):
+        return None
+    current, previous = set(), set()
+    for n in walk(exprs[1]):
+        if n[0] == "sym" and n[2]:
+            (current if _INDEX.fullmatch(n[2]) else previous).add(_key(n))
+    return Definition(_key(lhs), line, text, text.split("=", 1)[0].strip(), frozenset(current), frozenset(previous),
+                      tuple(exprs))
+
+
+def _by_section(frags, pieces) -> dict:
+    out: dict = {}
+    for frag in frags:
+        for st in (st for piece in pieces(frag.latex) for st in statements(piece)):
+            found = _definition(st.text, frag.line + st.line_offset)
+            if found is not None:
+                out.setdefault(frag.section, []).append(found)
+    return out
+
+
+def circular(frags, pieces) -> list[tuple[Definition, Definition, list]]:
+    """``(use, state, path)`` for each definition ``use`` that uses a recurrent ``state`` (``s_i = g(s_{i-1}, …)``)
+    at its own step while the state's definition depends on ``use`` through ``path`` (the definitions between, in
+    order), all in one section; each use once. ``pieces``: a fragment's LaTeX as the checker reads it (its macros
+    expanded, split at separators)."""
+    found, seen = [], set()
+    for defs in _by_section(frags, pieces).values():
+        by_key: dict = {}
+        for d in defs:
+            by_key.setdefault(d.key, []).append(d)
+        for state in defs:
+            if state.key not in state.previous:
+                continue  # not a recurrence
+            # the definitions the state depends on at its step, breadth first, each with the path that reaches it
+            paths, queue = {}, [(k, []) for k in sorted(state.current - {state.key}, key=str)]
+            while queue:
+                key, path = queue.pop(0)
+                if key in paths or key not in by_key:
+                    continue
+                paths[key] = path
+                for d in by_key[key]:
+                    queue += [(k, path + [d]) for k in sorted(d.current - {d.key}, key=str) if k not in paths]
+            for key, path in paths.items():
+                for use in by_key[key]:
+                    if state.key in use.current and use.key != state.key and (use.line, use.text) not in seen:
+                        seen.add((use.line, use.text))
+                        found.append((use, state, path))
+    return found
+
+
+def mended(use: Definition, state: Definition) -> str | None:
+    r"""``use`` with the state at its own step replaced by the earlier value the state's recurrence uses
+    (``e_{ij} = a(s_i, h_j)`` → ``e_{ij} = a(s_{i-1}, h_j)``), or None where the recurrence uses more than one."""
+    earlier = {n for n in walk(state.sides[1]) if n[0] == "sym" and n[2] and _key(n) == state.key and
+               not _INDEX.fullmatch(n[2])}
+    if len(earlier) != 1:
+        return None
+    (before,) = earlier
+
+    def swap(node):
+        if isinstance(node, tuple) and node and node[0] == "sym" and node[2] and _key(node) == state.key and \
+                _INDEX.fullmatch(node[2]):
+            return before
+        if isinstance(node, tuple):
+            return tuple(swap(c) if isinstance(c, (tuple, list)) else c for c in node)
+        if isinstance(node, list):
+            return [swap(c) for c in node]
+        return node
+
+    return unparse(("chain", [use.sides[0], swap(use.sides[1])], ["="]))

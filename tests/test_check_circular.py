@@ -1,0 +1,37 @@
+r"""A recurrent state used at the step that computes it (symtf.check.circular): Bahdanau-style attention scored
+with s_i where s_i = g(s_{i-1}, y_{i-1}, c_i) is a mismatch; the published s_{i-1}, a sequential update, a cycle
+without a recurrence and definitions in different sections are not."""
+from __future__ import annotations
+
+from symtf.check.checker import DocumentChecker
+
+BAHDANAU = ("# Attention\n\nThe decoder state is $$s_i = g(s_{i-1}, y_{i-1}, c_i)$$ with the context\n\n"
+            "$$c_i = \\sum_{j=1}^{m} \\alpha_{ij} h_j$$\n\n"
+            "$$\\alpha_{ij} = \\frac{\\exp(e_{ij})}{\\sum_k \\exp(e_{ik})}$$\n\n"
+            "$$e_{ij} = a(s_i, h_j)$$\n")
+
+
+def _at(text: str, line: int):
+    return [f for f in DocumentChecker(text).run() if f.line == line and f.kind == "claim"]
+
+
+def test_scoring_the_state_the_scores_compute_is_a_mismatch():
+    (f,) = _at(BAHDANAU, 9)
+    assert f.status == "mismatch" and f.diagnosis == "the current state where the previous one belongs"
+    assert f.expected == "e_{ij} = a (s_{i-1}, h_j)"
+    assert "line 3" in f.message and "$c_i$ (line 5)" in f.message
+    assert all(g.status != "mismatch" for line in (3, 5, 7) for g in _at(BAHDANAU, line))
+
+
+def test_the_previous_state_a_sequential_update_and_no_recurrence_are_not():
+    published = BAHDANAU.replace("a(s_i, h_j)", "a(s_{i-1}, h_j)")
+    assert all(f.status != "mismatch" for f in _at(published, 9))
+    no_recurrence = BAHDANAU.replace("g(s_{i-1}, y_{i-1}, c_i)", "g(y_i, c_i)")
+    assert all(f.status != "mismatch" for f in _at(no_recurrence, 9))  # a cycle, but no step to take back
+    update = "# Block\n\n$$h_t = f(h_{t-1}, x_t)$$\n\n$$h_t = \\text{LN}(h_t + u_t)$$\n"
+    assert all(f.status != "mismatch" for f in DocumentChecker(update).run())
+
+
+def test_definitions_in_different_sections_do_not_close_a_cycle():
+    apart = BAHDANAU.replace("$$e_{ij} = a(s_i, h_j)$$", "## Another model\n\n$$e_{ij} = a(s_i, h_j)$$")
+    assert all(f.status != "mismatch" for f in _at(apart, 11))
