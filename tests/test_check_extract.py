@@ -59,6 +59,8 @@ def test_cells_of_a_row_are_statements_where_each_has_its_own_relation():
     assert texts(left_open) == ["x = 0.73 * 1.10 = 0.80"]  # a relation or an operator left open goes on
     assert texts(r"\begin{aligned} A =&\begin{bmatrix} \sin\left(x\right) \end{bmatrix} \end{aligned}") == \
         [r"A = \begin{bmatrix} \sin(x) \end{bmatrix}"]  # \left is no relation
+    bare = "e_{ij} &=& a(s_i, h_j) \\\\\n\\alpha_{ij} &=& \\frac{1}{2}"  # eqnarray's marks, no environment
+    assert texts(bare) == ["e_{ij} = a(s_i, h_j)", r"\alpha_{ij} = \frac{1}{2}"]
 
 
 def test_normalisation():
