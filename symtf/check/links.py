@@ -20,6 +20,7 @@ from .evaluate import CheckError
 from .macros import SEPARATOR, simplify
 from .normalize import statements
 from .parse import ParseError, parse
+from .lists import written_entries
 from .scalars import (judge_algebra, judge_scalar, juxtaposed_division, node_names, NotScalar, symbol_name, tight,
                       to_sympy)
 from .scalar_read import _differential
@@ -44,6 +45,11 @@ class Links:
             self.add_claim([a, b], line, link, "unchecked", "definition", f"says ${letter}$ is symmetric (its own "
                            "transpose): a property or a condition the document states, not judged", basis="document")
             return  # A = A^T under "Symmetric matrix"
+        entries = written_entries(a, b) if rel in ("=", "≈") else None
+        if entries:  # [e^{1.0} / (e^{1.0} + …), \dots] = [0.506, 0.307, 0.187]: each entry written, at its place
+            for x, y in entries:
+                self._link(frag, line, text, x, y, rel, 2, ctx, fb)
+            return
         if links > 1 and rel == "=" and a is not None and a[0] == "sym" and a[1] in ctx.examples and \
                 a[2] is None and a[3] is None and b is not None and not any(n[0] == "sym" for n in walk([b])):
             self.add_claim([a, b], line, link, "unchecked", "definition", f"gives ${a[1]}$ a value inside a chain: "
