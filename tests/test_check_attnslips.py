@@ -17,6 +17,9 @@ def _claims(latex: str):
      "query of position $m$ against the key of position $n$"),
     (r"\bar{x}_i = \frac{x_i}{\mathrm{RMS}(x_i)} g_i", r"\bar{x}_i = \frac{x_i}{\mathrm{RMS}(x)} g_i",
      "statistic of one coordinate"),
+    # tests/heldout32/spro-seq2seq-translation.ipynb 580 (in-sample): Luong's concat score without its tanh
+    (r"e_{ts} = v_a^\top W_a [h_t; \bar h_s]", r"e_{ts} = v_a^\top \tanh(W_a [h_t; \bar h_s])",
+     "linear in the concatenation"),
 ])
 def test_a_slip_is_a_mismatch_and_its_right_form_is_not(wrong, right, said):
     found = [f for f in _claims(wrong) if f.status == "mismatch"]

@@ -7,7 +7,9 @@ finder that returns what it found (or None), paired in :data:`SLIPS` with the me
   (``v'_n = \sum_m \exp(q_m k_n^T) … v_m``): softmax attention scores ``q_n k_m^T``;
 - :func:`unexponentiated_sum`: a softmax whose sum adds the terms it exponentiates above without the exponential;
 - :func:`statistic_of_a_coordinate`: a normalisation dividing ``x_i`` by a statistic of ``x_i`` alone
-  (``x_i / \mathrm{RMS}(x_i)``), which is |x_i|, where the statistic is of the whole vector.
+  (``x_i / \mathrm{RMS}(x_i)``), which is |x_i|, where the statistic is of the whole vector;
+- :func:`linear_concat_score`: a concat score without its tanh (``v_a^\top W_a [h_t; \bar h_s]``), whose softmax
+  over the keys ignores the query.
 """
 from __future__ import annotations
 
@@ -124,6 +126,28 @@ def statistic_of_a_coordinate(exprs) -> str | None:
     return None
 
 
+def linear_concat_score(exprs) -> str | None:
+    r"""``v_a^\top W_a [h_t; \bar h_s]``: a row vector times matrices times the concatenation of two vectors, with no
+    function between; the product, or None. Linear in the concatenation, it is the sum of a term in h_t alone and a
+    term in \bar h_s alone, and a softmax over s cancels the first: the weights do not depend on the query."""
+    for node in walk(list(exprs)):
+        if node[0] != "mul" or node[3] != "*":
+            continue
+        factors, stack = [], [node]
+        while stack and len(factors) <= 8:
+            n = stack.pop()
+            if n[0] == "mul" and n[3] == "*":
+                stack += [n[2], n[1]]
+            else:
+                factors.append(n)
+        last, first = factors[-1], factors[0]
+        if len(factors) >= 3 and first[0] == "T" and first[1][0] == "sym" and last[0] == "list" and \
+                last[1] == ";" and len(last[2]) >= 2 and all(f[0] == "sym" for f in factors[1:-1]) and \
+                all(item[0] == "sym" for item in last[2]):
+            return unparse(node)
+    return None
+
+
 def said(message: str, diagnosis: str):
     """An explanation that names what was found where the texts write ``{found}``."""
     return lambda found, exprs: (message.replace("{found}", found), diagnosis.replace("{found}", found))
@@ -151,4 +175,9 @@ SLIPS = (
     (lambda exprs, rels: statistic_of_a_coordinate(exprs),
      said("${found}$ is the statistic of one coordinate (the RMS of $x_i$ alone is $|x_i|$): a normalisation divides "
            "by the statistic of the whole vector", "the statistic of one coordinate, not of the vector")),
+    (lambda exprs, rels: linear_concat_score(exprs),
+     said("${found}$ is linear in the concatenation: it is a term in the first vector alone plus a term in the second "
+          "alone, and a softmax over the second cancels the first, so the weights ignore the query; the concat "
+          "(additive) score puts a nonlinearity between, $v_a^\\top \\tanh(W_a [h_t; \\bar h_s])$ (Luong et al. "
+          "2015; Bahdanau et al. 2015)", "the tanh missing in the concat score")),
 )
