@@ -19,12 +19,19 @@ def _claims(latex: str):
      "statistic of one coordinate"),
     # tests/heldout32/spro-seq2seq-translation.ipynb 580 (in-sample): Luong's concat score without its tanh
     (r"e_{ts} = v_a^\top W_a [h_t; \bar h_s]", r"e_{ts} = v_a^\top \tanh(W_a [h_t; \bar h_s])",
-     "linear in the concatenation"),
+     "linear in the two vectors it scores"),
+    (r"e_{ij} = v_a^\top (W_a s_{i-1} + U_a h_j)", r"e_{ij} = v_a^\top \tanh(W_a s_{i-1} + U_a h_j)",
+     "linear in the two vectors it scores"),
 ])
 def test_a_slip_is_a_mismatch_and_its_right_form_is_not(wrong, right, said):
     found = [f for f in _claims(wrong) if f.status == "mismatch"]
     assert len(found) == 1 and said in found[0].message and found[0].diagnosis
     assert not [f for f in _claims(right) if f.status == "mismatch"]
+
+
+def test_a_linear_readout_of_one_position_is_no_score():
+    for latex in (r"y_t = v^\top W [h_t; c_t]", r"y = a^\top (B c + D e)"):  # one position; no positions at all
+        assert not [f for f in _claims(latex) if f.status == "mismatch"]
 
 
 def test_a_gradient_summing_queries_for_a_key_is_not_a_swap():

@@ -128,7 +128,8 @@ def statistic_of_a_coordinate(exprs) -> str | None:
 
 def linear_concat_score(exprs) -> str | None:
     r"""``v_a^\top W_a [h_t; \bar h_s]``: a row vector times matrices times the concatenation of two vectors, with no
-    function between; the product, or None. Linear in the concatenation, it is the sum of a term in h_t alone and a
+    function between, or times a sum of two matrix-vector products (``v_a^\top (W_a s_{i-1} + U_a h_j)``); the
+    product, or None. Linear in the concatenation, it is the sum of a term in h_t alone and a
     term in \bar h_s alone, and a softmax over s cancels the first: the weights do not depend on the query."""
     for node in walk(list(exprs)):
         if node[0] != "mul" or node[3] != "*":
@@ -141,11 +142,23 @@ def linear_concat_score(exprs) -> str | None:
             else:
                 factors.append(n)
         last, first = factors[-1], factors[0]
-        if len(factors) >= 3 and first[0] == "T" and first[1][0] == "sym" and last[0] == "list" and \
-                last[1] == ";" and len(last[2]) >= 2 and all(f[0] == "sym" for f in factors[1:-1]) and \
-                all(item[0] == "sym" for item in last[2]):
+        if not (first[0] == "T" and first[1][0] == "sym" and all(f[0] == "sym" for f in factors[1:-1])):
+            continue
+        if len(factors) >= 3 and last[0] == "list" and last[1] == ";" and len(last[2]) == 2 and \
+                _pair(*last[2]):
             return unparse(node)
+        if len(factors) == 2 and last[0] == "add" and len(last[1]) == 2 and last[2] == [1, 1] and \
+                all(t[0] == "mul" and t[3] == "*" and t[1][0] == "sym" for t in last[1]) and \
+                _pair(last[1][0][2], last[1][1][2]):
+            return unparse(node)  # v_a^\top (W_a s_{i-1} + U_a h_j): the additive score without its tanh
     return None
+
+
+def _pair(a, b) -> bool:
+    """Two vectors of two positions (``h_t`` and ``\bar h_s``, ``s_{i-1}`` and ``h_j``): letters whose indices share no
+    letter, what a score pairs; a readout of one position (``[h_t; c_t]``) is not such a pair."""
+    letters = [set(re.findall(r"[a-z]", n[2])) if n[0] == "sym" and n[2] else set() for n in (a, b)]
+    return all(letters) and not letters[0] & letters[1]
 
 
 def said(message: str, diagnosis: str):
@@ -176,8 +189,8 @@ SLIPS = (
      said("${found}$ is the statistic of one coordinate (the RMS of $x_i$ alone is $|x_i|$): a normalisation divides "
            "by the statistic of the whole vector", "the statistic of one coordinate, not of the vector")),
     (lambda exprs, rels: linear_concat_score(exprs),
-     said("${found}$ is linear in the concatenation: it is a term in the first vector alone plus a term in the second "
-          "alone, and a softmax over the second cancels the first, so the weights ignore the query; the concat "
+     said("${found}$ is linear in the two vectors it scores: it is a term in the first vector alone plus a term in the "
+          "second alone, and a softmax over the second cancels the first, so the weights ignore the query; the concat "
           "(additive) score puts a nonlinearity between, $v_a^\\top \\tanh(W_a [h_t; \\bar h_s])$ (Luong et al. "
           "2015; Bahdanau et al. 2015)", "the tanh missing in the concat score")),
 )
