@@ -756,6 +756,11 @@ def test_markdowns_escaped_underscore_is_a_subscript_after_one_letter_or_a_group
     assert simplify("\\boldsymbol{W}\\_V x\\_\\text{I}") == "W_V x_\\text{I}"  # heldout14 mbernste 67
     assert simplify("q\\_{\\text{I}} \\text{bold 1}\\_L") == "q_{\\text{I}} \\text{bold 1}_L"
     assert simplify("m\\_new_0 + qk\\_scale") == "\\text{m\\_new}_0 + \\text{qk\\_scale}"  # code names stay names
+    # after a Greek letter or a bracket, a subscript; a name in an exponent or written with {\_}, one name
+    assert simplify("\\alpha\\_i [\\cdot]\\_k") == "\\alpha_i [\\cdot]_k"  # heldout6 leloykun 29, 275
+    assert simplify("e^{dot\\_product_i - c}") == "e^{\\text{dot\\_product}_i - c}"  # heldout4 pramodith 61
+    assert simplify("step{\\_}num^{-0.5}") == "\\text{step\\_num}^{-0.5}"  # heldout2 tf-text-transformer 2588
+    assert simplify("\\text{multiple\\_of\\_256}") == "\\text{multiple\\_of\\_256}"  # a name already
 
 
 def test_function_names_written_without_a_backslash_are_functions_not_products_of_letters():

@@ -126,7 +126,11 @@ _E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\
 _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
 _GETS = re.compile(r"\\gets(?![a-zA-Z])")
-_ESCAPED_NAME = re.compile(r"(?<![\\A-Za-z{])([A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)+)")
+_ESCAPED_NAME = re.compile(r"(?<![\\A-Za-z])([A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)+)")
+# \alpha\_i, [\cdot]\_k, (x)\_j: Markdown's escaped underscore after a Greek letter or a closing bracket, a subscript
+_ESCAPED_AFTER = re.compile(r"(\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|"
+                            r"pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|"
+                            r"Omega)(?![A-Za-z])|[\])])\\_(?=\s*[{\\A-Za-z0-9])")
 # x\_i, W\_{\text{I}}, \text{bold 1}\_L: Markdown's escaped underscore as a subscript (one letter or a group before
 # it, one character, a group or a command after it); m\_new, qk\_scale stay names (_ESCAPED_NAME)
 _ESCAPED_SCRIPT = re.compile(r"(?:(?<=[}])|(?<![\\A-Za-z{][A-Za-z])(?<=[A-Za-z]))\\_(?=\s*[{\\]|[A-Za-z0-9](?![A-Za-z0-9]|\\\\_))")
@@ -217,6 +221,7 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = _PRIME.sub(r"^{\\prime}", text)
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
     text = _GETS.sub(r"\\leftarrow", text)  # p \gets p + 1: an assignment, as ←
+    text = _ESCAPED_AFTER.sub(r"\1_", text.replace("{\\_}", "\\_"))  # \alpha\_i, [\cdot]\_k; step{\_}num
     text = _ESCAPED_SCRIPT.sub("_", text)
     return _ESCAPED_NAME.sub(_escaped_name, text)  # m\_new, qk\_scale: one name (Markdown escapes its _)
 
@@ -226,7 +231,9 @@ def _escaped_name(m: re.Match) -> str:
     left as it is, one name, not a name inside a name."""
     before = m.string[max(0, m.start() - 200):m.start()]
     opened, closed = before.rfind("\\text{"), before.rfind("}")
-    return m.group(0) if opened > closed else "\\text{" + m.group(1) + "}"
+    if opened > closed or re.search(r"\\[A-Za-z]+\s*\{$", before):  # in \text{…} or another command's argument
+        return m.group(0)
+    return "\\text{" + m.group(1) + "}"
 
 
 _simplify_memo = lru_cache(maxsize=4096)(_simplify)
