@@ -2033,3 +2033,19 @@ def test_letters_set_equal_to_one_printed_value_are_an_examples_values():
     assert [f.latex for f in tied] == ["p_1 = 0.5", "p_2 = 0.5"] and all(f.status == "unchecked" for f in tied)
     (general,) = _claims(text, 7, "column")
     assert general.status == "mismatch"  # without the shared value, two entries of a softmax are not equal
+
+
+def test_ascii_periods_as_a_dot_product_and_as_dots():
+    from symtf.check.macros import simplify
+    assert simplify(r"\frac{Q.K^T}{\sqrt{d_k}}") == r"\frac{Q \cdot K^T}{\sqrt{d_k}}"  # heldout10 neuralclassifier 49
+    assert simplify("input = (x_1, x_2, x_3...x_n)") == r"input = (x_1, x_2, x_3, \dots, x_n)"  # heldout8 happyllm 336
+    assert simplify("a = [c, c, .... c]") == r"a = [c, c, \dots, c]"
+    assert simplify("1 + 2 + ... + n") == r"1 + 2 + \dots + n"  # beside an operator, as they stand
+    assert simplify("0.5 + 3.14") == "0.5 + 3.14"  # decimals stay decimals
+
+
+def test_the_softmax_of_one_score_is_its_weight_among_scores_not_written():
+    text = ("# Weights\n\nOne query $q = [1, 0, 2]$ and two keys $k_1 = [0, 1, 1]$, $k_2 = [1, 0, 2]$.\n\n"
+            "$$w_1 = \\text{softmax}(\\frac{q \\cdot k_1}{\\sqrt{3}}) = 0.1$$\n")
+    (f,) = [f for f in _claims(text, 5) if f.latex.startswith("\\text")]  # heldout16 lambdaclass 190
+    assert f.status == "unchecked" and "one score" in f.message  # its weight among the others: not 1, not judged

@@ -449,8 +449,10 @@ class Evaluator:
         if name == "softmax":
             if is_scalar(x) and len(args) == 1 and "j" in env and _uses_index(args[0], "j"):
                 return self._softmax_over_j(args[0], star, env)
-            if is_scalar(x):
-                return np.float64(1.0)  # a one-entry vector
+            if is_scalar(x) and args[0][0] == "list":
+                return np.float64(1.0)  # [s_{i1}, \dots, s_{ii}] at i = 1: a one-entry vector
+            if is_scalar(x):  # softmax(q \cdot k_1 / \sqrt{3}) = 0.005: one score's weight among others not written
+                raise Unknown("the softmax of one score: its weight among the other scores, which are not written here")
             if star:
                 if x.shape[0] != x.shape[1]:
                     raise ShapeMismatch(f"softmax* needs a square score matrix, got {self.dims(x)}")

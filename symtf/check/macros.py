@@ -125,6 +125,9 @@ _DIVIDED_BY_TIMES_TEN = re.compile(r"((?<![\w.^_])\d+(?:\.\d+)?\s*(?:\*|\\times|
 _E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
 _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
+# q.k_1, Q.K^T: a period between two one-letter names as their dot product (ASCII for \cdot); not in a word or number
+_ASCII_DOT = re.compile(r"(?<![A-Za-z\\])([A-Za-z](?:_\{[^{}]*\}|_[A-Za-z0-9])?)\.(?=[A-Za-z](?![A-Za-z]))")
+_ASCII_DOTS = re.compile(r"(?<!\\)\s*(,?)\s*\.{3,}\s*(,?)\s*")  # x_3...x_n, c, c, .... c: three or more periods
 _GETS = re.compile(r"\\gets(?![a-zA-Z])")
 _ESCAPED_NAME = re.compile(r"(?<![\\A-Za-z])([A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)+)")
 # \alpha\_i, [\cdot]\_k, (x)\_j: Markdown's escaped underscore after a Greek letter or a closing bracket, a subscript
@@ -221,9 +224,19 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = _PRIME.sub(r"^{\\prime}", text)
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
     text = _GETS.sub(r"\\leftarrow", text)  # p \gets p + 1: an assignment, as ←
+    text = _ASCII_DOTS.sub(_dots, _ASCII_DOT.sub(r"\1 \\cdot ", text)) if "." in text and "\\text" not in text else text
     text = _ESCAPED_AFTER.sub(r"\1_", text.replace("{\\_}", "\\_"))  # \alpha\_i, [\cdot]\_k; step{\_}num
     text = _ESCAPED_SCRIPT.sub("_", text)
     return _ESCAPED_NAME.sub(_escaped_name, text)  # m\_new, qk\_scale: one name (Markdown escapes its _)
+
+
+def _dots(m: re.Match) -> str:
+    r"""Three or more periods as ``\dots``: in a list (``x_3...x_n``, ``c, .... c``) between commas, beside an
+    operator (``1 + ... + n``) as they stand."""
+    before, after = m.string[:m.start()].rstrip(), m.string[m.end():].lstrip()
+    if before[-1:] in set("+-*/=<>(") or after[:1] in set("+-*/=<>)") or before.endswith("\\cdot"):
+        return " \\dots "
+    return ", \\dots, " if before and after else " \\dots "
 
 
 def _escaped_name(m: re.Match) -> str:
