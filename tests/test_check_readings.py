@@ -2052,3 +2052,17 @@ def test_the_softmax_of_one_score_is_its_weight_among_scores_not_written():
             "$$w_1 = \\text{softmax}(\\frac{q \\cdot k_1}{\\sqrt{3}}) = 0.1$$\n")
     (f,) = [f for f in _claims(text, 5) if f.latex.startswith("\\text")]  # heldout16 lambdaclass 190
     assert f.status == "unchecked" and "one score" in f.message  # its weight among the others: not 1, not judged
+
+
+def test_a_relation_after_prose_qualifies_a_value_or_opens_a_chain_of_its_own():
+    text = "# Cost\n\nIt takes about $\\sim 3$ hours.\n\nThe total is $= 2 \\times 3 = 6$ and $= 0.5 \\times 1 = 1$.\n"
+    (about,) = [f for f in DocumentChecker(text).run() if f.line == 3]
+    assert about.kind == "mention" and about.status == "unchecked"  # what is ~3 the prose says
+    assert [f.status for f in _claims(text, 5)] == ["verified", "mismatch"]  # the links after the first relation
+
+
+def test_powers_of_e_with_printed_exponents_are_printed_arithmetic():
+    text = "# Decay\n\nThe word vector is $e$.\n\n$$\\frac{1 - e^{-1.6}}{1 - e^{-0.1}} = \\frac{1 - 0.202}{1 - 0.905}$$\n"
+    (f,) = _claims(text, 5)  # e^{-1.6} is Euler's number's power, whatever e means elsewhere
+    assert f.status == "unchecked" and "rounded values" in f.message
+    assert _claims(text.replace("0.905", "0.5"), 5)[0].status == "mismatch"

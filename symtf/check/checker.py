@@ -528,10 +528,14 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     continue
             exprs, rels = list(chain[1]), chain[2]
             if exprs[0] is None:
-                if prev_last is None:
-                    self.add(line, st.text, "unparsed", "chain", "a continued row without a previous row")
+                if prev_last is None and len(rels) == 1:  # "about $\sim 3$ hours": the prose says what is ~3
+                    self.add(line, st.text, "unchecked", "notation", "a value qualified by a relation, said of what "
+                             "the prose before it names: nothing to check in the formula", kind="mention")
                     continue
-                exprs[0] = prev_last
+                if prev_last is None:  # "= 2 \times 3 = 6" after prose: the links among its own sides
+                    exprs, rels = exprs[1:], rels[1:]
+                else:
+                    exprs[0] = prev_last
             prev_last = exprs[-1]
             if not rels:
                 self.bare(i, frag, line, st.text, exprs[0], ctx, fb)

@@ -31,6 +31,21 @@ from .worked import _example_value, printed_values
 _UNSCALED = parse(r"\sqrt{d_\text{head}}")[1][0]  # the reference's scale of the attention scores
 
 
+
+def _euler_arithmetic(nodes) -> bool:
+    """Are the only letters of ``nodes`` powers of e with a printed exponent (``e^{-1.6}``, ``e^{0.5}``), at least
+    one: arithmetic on printed numbers, whatever a letter e means elsewhere in the document?"""
+    found = False
+    for n in walk(nodes):
+        if n[0] == "sym":
+            if n[1] != "e" or n[2] is not None or n[3] is None or \
+                    re.fullmatch(r"\{?\s*-?\s*\d+(\.\d+)?\s*\}?", n[3]) is None:
+                return False
+            found = True
+        elif n[0] in ("call", "list", "matrix", "dots", "T"):
+            return False
+    return found
+
 class Links:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
 
@@ -45,6 +60,12 @@ class Links:
             self.add_claim([a, b], line, link, "unchecked", "definition", f"says ${letter}$ is symmetric (its own "
                            "transpose): a property or a condition the document states, not judged", basis="document")
             return  # A = A^T under "Symmetric matrix"
+        if _euler_arithmetic([a, b]):  # 1 - e^{-1.6} = 1 - 0.202: printed arithmetic, e Euler's number
+            verdict = judge_scalar(a, b, rel, self.scalars, text, line, self.unit)
+            if verdict is not None:
+                self.add_claim([a, b], line, link, verdict.status, "numeric", verdict.message, verdict.expected and
+                               unparse(("chain", [a, ("num", 0.0, verdict.expected)], [rel])), basis="arithmetic")
+                return
         entries = written_entries(a, b) if rel in ("=", "≈") else None
         if entries:  # [e^{1.0} / (e^{1.0} + …), \dots] = [0.506, 0.307, 0.187]: each entry written, at its place
             for x, y in entries:
