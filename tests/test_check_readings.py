@@ -1959,15 +1959,19 @@ def test_a_bracketed_row_of_a_printed_matrix_counts_as_the_document_counts():
 
 def test_scores_defined_without_the_scale_the_document_applies_later_are_its_own():
     r"""A real Japanese attention note (scanned, not in a set): $S = QK^\top$, then $P = \mathrm{softmax}(S / \sqrt{d_k})$;
-    S = QK^T was a mismatch against the reference's scaled scores. Without a later division of S it is judged as
-    before, and a different factor is not forgiven."""
+    S = QK^T was a mismatch against the reference's scaled scores. The same where the document writes the product
+    scaled elsewhere (in the softmax); with no scale anywhere it is judged as before, and a different factor is not
+    forgiven. (A softmax(S) of those unscaled S, the scale forgotten there, is then not found: a known gap.)"""
     head = ("Attention is $$\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$"
             " with $Q, K, V \\in \\mathbb{R}^{n \\times d_k}$.\n\n")
     text = head + "1. $S = QK^\\top$.\n2. $P = \\text{softmax}(S / \\sqrt{d_k})$.\n"
     (f,) = _claims(text, 3)
     assert f.status == "unchecked" and "without the 1/√d_head scale" in f.message
-    (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)
-    assert "without the 1/√d_head scale" not in g.message
+    (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)  # the product written scaled elsewhere (the head):
+    assert "without the 1/√d_head scale" in g.message  # S names it unscaled (scanned AravTewari post, heldout7 173)
+    bare = "Attention applies $$P = \\text{softmax}(S)$$ to the scores.\n\n1. $S = QK^\\top$.\n"
+    (b,) = _claims(bare, 3)  # no scale anywhere: judged as before
+    assert "without the 1/√d_head scale" not in b.message
     (h,) = _claims(text.replace("S = QK^\\top", "S = 2QK^\\top"), 3)
     assert "without the 1/√d_head scale" not in h.message
 

@@ -32,6 +32,14 @@ _UNSCALED = parse(r"\sqrt{d_\text{head}}")[1][0]  # the reference's scale of the
 
 
 
+def _compact(latex: str) -> str:
+    """``latex`` without spaces, braces around a lone transpose mark or font commands, each transpose written ``^T``:
+    for finding one product written twice (``QK^\top`` and ``Q K^{T}``)."""
+    latex = re.sub(r"\\(?:mathbf|boldsymbol|bm|mathrm)\s*\{([^{}]*)\}", r"\1", latex)
+    latex = re.sub(r"\^\s*(?:\{\s*(?:\\top|\\intercal|T)\s*\}|\\top|\\intercal|T(?![A-Za-z]))", "^T", latex)
+    return re.sub(r"\s+|\\[,;!: ]", "", latex)
+
+
 def _euler_arithmetic(nodes) -> bool:
     """Are the only letters of ``nodes`` powers of e with a printed exponent (``e^{-1.6}``, ``e^{0.5}``), at least
     one: arithmetic on printed numbers, whatever a letter e means elsewhere in the document?"""
@@ -314,7 +322,7 @@ class Links:
         implied = implied_head(a, b, rel, ctx, fb)
         if implied is not None:  # Q = X W_i^Q: the query of the head the weight names, its index left implicit
             return implied
-        if rel == "=" and a[0] == "sym" and self._scaled_later(unparse(a)) and \
+        if rel == "=" and a[0] == "sym" and (self._scaled_later(unparse(a)) or self._product_scaled(a, b)) and \
                 judge(a, ("frac", b, _UNSCALED), rel, ctx, fb).status == "verified":
             # S = QK^T, then softmax(S / \sqrt{d_k}): the document's scores before the scale it applies itself
             self.add_claim([a, b], line, link, "unchecked", "definition", f"${unparse(a)}$ is defined here without "
@@ -352,6 +360,19 @@ class Links:
                                  r"\s*\}\s*\{\s*\\sqrt")
             memo[letter] = any(pattern.search(f.latex) for f in self.frags)
         return memo[letter]
+
+    def _product_scaled(self, letter, node) -> bool:
+        r"""Does the document write the product ``node`` divided by a square root somewhere (``S = QK^\top`` beside
+        ``\mathrm{softmax}(\frac{QK^\top}{\sqrt{d_k}})``), so that ``letter`` set to the bare product is the score
+        before the scale? Not where the letter itself is set to the scaled product (``S = \frac{QK^\top}{\sqrt{d_k}}``
+        later: the text completing its first form, judged as such). Read once per letter and product."""
+        memo = self.__dict__.setdefault("_product_memo", {})
+        key, name = _compact(unparse(node)), _compact(unparse(letter))
+        if (name, key) not in memo:
+            scaled = re.compile(r"(" + re.escape(name) + r"=(?:\\frac\{)?)?" + re.escape(key) + r"(?:\}\{|/)\\sqrt")
+            memo[(name, key)] = len(key) >= 3 and any(m.group(1) is None for f in self.frags
+                                                       for m in scaled.finditer(_compact(f.latex)))
+        return memo[(name, key)]
 
     def _own_scalars(self, line, text, a, b, rel, links: int, ctx) -> bool:
         """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
