@@ -2070,3 +2070,14 @@ def test_powers_of_e_with_printed_exponents_are_printed_arithmetic():
     (f,) = _claims(text, 5)  # e^{-1.6} is Euler's number's power, whatever e means elsewhere
     assert f.status == "unchecked" and "rounded values" in f.message
     assert _claims(text.replace("0.905", "0.5"), 5)[0].status == "mismatch"
+
+
+def test_a_lowercase_letter_stated_as_a_vector_is_one_tokens_vector():
+    # a scanned slide deck (column convention): k = W_K x \in R^d, one token's key; the reference's k holds every
+    # token's (d_head × n); the post's s \in R^n (one query's scores, 1 × n) keeps its n
+    text = "# Attention\n\n$$q = W_Q x, \\quad k = W_K x \\in \\mathbb{R}^{d_k}$$\n"
+    found = [f for f in DocumentChecker(text, convention="column").run() if f.line == 3 and f.rule == "shape"]
+    assert [f.status for f in found] == ["verified"] and "d_\\text{head} \\times 1" in found[0].message
+    wrong = text.replace("\\mathbb{R}^{d_k}", "\\mathbb{R}^{d_{ff}}")
+    assert [f.status for f in DocumentChecker(wrong, convention="column").run()
+            if f.line == 3 and f.rule == "shape"] == ["mismatch"]

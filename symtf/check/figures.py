@@ -118,6 +118,17 @@ def shape_axes(node) -> list:
     return list(node[1]) if node[0] == "tuple" else [node]
 
 
+def _one_token(subject, stated, derived):
+    r"""``k \in \mathbb{R}^d`` after ``k = W_K x``: a lower-case letter without an index, stated as a vector, where
+    the reference's quantity holds every token (an n axis), is one token's vector: the other axis (a column of
+    d_head × n, a row of n × d_head); any other shape as it is."""
+    if len(stated) == 1 and len(derived) == 2 and subject[0] == "sym" and subject[2] is None and \
+            re.fullmatch(r"[a-z]", subject[1]) and dims.n in derived and 1 not in derived:
+        other = derived[1] if derived[0] == dims.n else derived[0]
+        return (other, Integer(1))
+    return derived
+
+
 def check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Finding]:
     if any(n[0] == "sym" and n[1] == "d" and n[2] is None and n[3] is None for n in _nodes(stated_node)):
         # a bare d is d_model in most papers (X ∈ R^{n×d}) and d_head where it scales scores: accept either
@@ -158,6 +169,7 @@ def _check_shape(line, latex, stated_node, subjects, ctx: Context) -> list[Findi
             if ref.latex == "W_O" and reading.concat:
                 derived = (dims.H * dims.d_head, dims.d_model) if reading.row else (dims.d_model, dims.H * dims.d_head)
             relations = dict(reading.model.relations)
+            derived = _one_token(subject, stated, derived)
             verdict, why = compare_shapes(stated, derived, relations)
             verdicts.append((verdict, why, derived, ref))
         name = unparse(subject)
