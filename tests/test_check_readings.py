@@ -2081,3 +2081,21 @@ def test_a_lowercase_letter_stated_as_a_vector_is_one_tokens_vector():
     wrong = text.replace("\\mathbb{R}^{d_k}", "\\mathbb{R}^{d_{ff}}")
     assert [f.status for f in DocumentChecker(wrong, convention="column").run()
             if f.line == 3 and f.rule == "shape"] == ["mismatch"]
+
+
+def test_a_notation_list_with_dashes_gives_each_symbol_its_own_meaning():
+    # a scanned post: "$n$ — sequence length, $d$ — model dimension, $h$ — number of attention heads, $d_{ff}$ —
+    # inner dimension of the FFN"; d_ff had taken the heads (the phrase before it), and d_ff = 4d was a mismatch
+    text = ("# Notation\n\n$n$ — sequence length, $d$ — model dimension, $h$ — number of attention heads, $d_{ff}$ — "
+            "inner dimension of the FFN.\n\nIn the original, $d_{ff} = 4d$.\n")
+    checker = DocumentChecker(text)
+    found = checker.run()
+    assert checker.model.meanings["d"].size == "d_model" and checker.model.meanings["h"].size == "H"
+    assert "d_ff" not in checker.model.meanings or checker.model.meanings["d_ff"].size != "H"
+    assert [f.status for f in found if f.line == 5 and f.kind == "claim"] == ["verified"]
+
+
+def test_a_size_relation_the_documents_sizes_leave_open_is_not_a_mismatch():
+    # d_k = 512 stated (a hypothetical) and d_ff never: d_ff = 4 d_k cannot be decided by the document's sizes
+    text = "# Sizes\n\nAt $d_k = 512$ the scores spread.\n\nThe inner size is $d_{ff} = 4 d_k$.\n"
+    assert all(f.status != "mismatch" for f in DocumentChecker(text).run() if f.line == 5)

@@ -676,6 +676,8 @@ def _with_own_sizes(line, text, a, b, own: dict, left: str) -> Finding | None:
     elif gap.free_symbols == {dims.H} and gap.subs(dims.H, 1) == 0:  # d_v = d_model: one head, which the document never says
         f = Finding(line, text, "unchecked", "figures", f"holds with this document's sizes ({where}) only if $H = 1$, "
                     "one head, a count the document does not state: not decided")
+    elif gap.free_symbols and gap.is_zero is not False:
+        return None  # d_ff = 4d with d_head = 512 stated and d_ff not: the document's sizes leave it open
     else:
         f = Finding(line, text, "mismatch", "figures", f"does not hold with this document's sizes ({where})",
                     f"{left} = {sympy.latex(mine(a), symbol_names=dims.LATEX)}")
