@@ -2099,3 +2099,12 @@ def test_a_size_relation_the_documents_sizes_leave_open_is_not_a_mismatch():
     # d_k = 512 stated (a hypothetical) and d_ff never: d_ff = 4 d_k cannot be decided by the document's sizes
     text = "# Sizes\n\nAt $d_k = 512$ the scores spread.\n\nThe inner size is $d_{ff} = 4 d_k$.\n"
     assert all(f.status != "mismatch" for f in DocumentChecker(text).run() if f.line == 5)
+
+
+def test_a_superscript_zero_on_an_indexed_letter_is_a_layer_not_a_power():
+    # a scanned graph-transformer post: h_i^0 = \hat{h}_i^0 + \lambda_i^0 (layer 0) was "1 = 2"; \beta_1^0 stays a power
+    from symtf.check.parse import parse
+    from symtf.check.scalar_read import to_sympy
+    text = "# Input\n\n$$h_{i}^{0} = \\hat{h}_{i}^{0} + \\lambda_{i}^{0}$$\n"
+    assert all(f.status != "mismatch" for f in _claims(text, 3))
+    assert to_sympy(parse("h_i^0")[1][0]).is_Symbol and to_sympy(parse("b_1^0")[1][0]) == 1  # a digit index: a power

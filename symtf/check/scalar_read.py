@@ -58,7 +58,8 @@ def to_sympy(node, commutative: bool = True, letter_powers: bool = False, functi
         return sp.Rational(node[2])
     if kind == "sym":
         _, base, sub, sup = node
-        if sup is not None and sup.isdigit():  # d_\text{model}^2, e^{1000}: a power
+        if sup is not None and sup.isdigit() and not (sup == "0" and sub and re.fullmatch(r"[a-z]+", sub)):
+            # d_\text{model}^2, e^{1000}: a power; h_i^0, a letter indexed by token i at layer 0: a name
             if int(sup) > _MAX_EXP:
                 raise NotScalar("an exponent too large to judge")
             return inner(("sym", base, sub, None)) ** int(sup)
