@@ -48,3 +48,15 @@ def test_no_condition_is_read_into_plain_prose(prose):
 def test_a_written_zero_added_to_a_vector_is_the_zero_vector():
     found = [f for f in check_text("The values $v_i$ of the tokens.\n\n$$v_1 + 0 = v_1$$\n") if f.kind == "claim"]
     assert [f.status for f in found] == ["verified"]
+
+
+def test_a_value_after_at_is_the_setting_a_sentence_discusses():
+    # a scanned book chapter: the crossover is S = 4352, then "At $S \approx 4096$, the two terms are roughly equal"
+    def last(text):
+        reading = read(text)
+        return condition(reading.fragments, reading.blocks, len(reading.fragments) - 1)
+
+    assert last("At $S \\approx 4096$, the two terms are roughly equal.\n") == "at"
+    assert last("Evaluated at $t = 0$ it vanishes.\n") == "at"
+    assert last("Look at $Q = XW_K$ again.\n") is None  # a formula, not a value: no setting
+    assert last("So $S \\approx 4096$ here.\n") is None

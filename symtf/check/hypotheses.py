@@ -25,6 +25,9 @@ _FOLLOWED = re.compile(r"^\s*[,)]?\s*(?:(when|whenever|if|iff|provided|assuming|
                        re.I)
 # "MHA is when $G=H$", "… if $x<0$": the relation right after the word is the condition itself
 _PRECEDED = re.compile(r"(?:(?:^|\W)(when|whenever|if|iff|unless|provided(?:\s+that)?)|(当|如果|若|もし|만약))\s*$", re.I)
+_AT = re.compile(r"(?:^|\W)at\s*$", re.I)
+# S \approx 4096, d_k = 512: a letter set to a printed number, the value a sentence's "at" discusses
+_SETTING = re.compile(r"\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*(?:=|\\approx|\\sim|<|>|\\le|\\ge)\s*[-\d.,{}\\ ]+")
 _END = re.compile(r"(?<![A-Z]\.)(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s|$)|[。！？]")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
 # H_0: \beta_1 = 0, H_a: \mu > 0: a statistical test's hypothesis, what it assumes or asks, not a statement of fact
@@ -72,6 +75,8 @@ def condition(frags: list, blocks: list, i: int) -> str | None:
     preceded = _PRECEDED.search(frag.before)
     if preceded:  # a CJK word needs no word boundary before it: 例如当 $x=0$ 时
         return preceded.group(1) or preceded.group(2)
+    if _AT.search(frag.before) and _SETTING.fullmatch(frag.latex):  # "At $S \approx 4096$, the terms are equal"
+        return "at"
     text, j = frag.before, i
     while not _END.search(_MATH.sub(" ", text)) and j > 0 and i - j < MAX_BACK and frags[j - 1].block == frag.block:
         j -= 1
