@@ -345,7 +345,10 @@ def test_ratios_of_printed_numbers_are_judged_by_proportion():
 def test_a_power_of_e_approximated_to_a_whole_number_keeps_the_printed_digits():
     # found by a scan of softmax notes: e^{11} ≈ 59874 (59874.14) holds to its last digit, and it is arithmetic on
     # printed numbers, not a draw of the model's weights; e^{0.3} = 1 is still no "holds to half a unit"
-    found = {f.latex: f for f in check_text("Here $e^{11} \\approx 59874$, $e^{11} \\approx 59875$ and $e^{0.3} = 1$.\n")}
+    found = {f.latex: f for f in check_text("Here $e^{11} \\approx 59874$, $e^{11} \\approx 59875$, "
+                                            "$e^{11} \\approx 60500$ and $e^{0.3} = 1$.\n")}
     assert found["e^{11} \\approx 59874"].status == "verified" and "printed" in found["e^{11} \\approx 59874"].message
-    assert found["e^{11} \\approx 59875"].status == "mismatch"
+    # within one unit of its last digit but neither rounded nor cut: not decided, as for any printed arithmetic
+    assert found["e^{11} \\approx 59875"].status == "unchecked"
+    assert found["e^{11} \\approx 60500"].status == "mismatch"
     assert found["e^{0.3} = 1"].status != "verified"

@@ -291,7 +291,8 @@ def test_a_fragment_opening_with_a_relation_continues_the_letters_listed_before_
     assert [(f.status, f.message.split(" is ")[0]) for f in found] == [("verified", "W_Q"), ("verified", "W_K"),
                                                                        ("verified", "W_V")]
     alone = [f for f in DocumentChecker("The weights are below.\n\n$$\\in \\mathbb{R}^{d \\times d}$$\n").run()]
-    assert [f.status for f in alone] == ["unparsed"]  # nothing before it in its sentence: still a lone row
+    # nothing before it in its sentence: a relation whose subject is the prose's, not judged
+    assert [(f.status, f.kind) for f in alone] == [("unchecked", "mention")]
 
 
 def test_a_token_vectors_stated_shape_is_judged_by_its_value():
@@ -1960,15 +1961,18 @@ def test_a_bracketed_row_of_a_printed_matrix_counts_as_the_document_counts():
 def test_scores_defined_without_the_scale_the_document_applies_later_are_its_own():
     r"""A real Japanese attention note (scanned, not in a set): $S = QK^\top$, then $P = \mathrm{softmax}(S / \sqrt{d_k})$;
     S = QK^T was a mismatch against the reference's scaled scores. The same where the document writes the product
-    scaled elsewhere (in the softmax); with no scale anywhere it is judged as before, and a different factor is not
-    forgiven. (A softmax(S) of those unscaled S, the scale forgotten there, is then not found: a known gap.)"""
+    scaled later (in the softmax, the text coming to the scale); where the scaled product came first, S dropping it is
+    judged as before, as with no scale anywhere, and a different factor is not forgiven."""
     head = ("Attention is $$\\text{Attention}(Q, K, V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$"
             " with $Q, K, V \\in \\mathbb{R}^{n \\times d_k}$.\n\n")
     text = head + "1. $S = QK^\\top$.\n2. $P = \\text{softmax}(S / \\sqrt{d_k})$.\n"
     (f,) = _claims(text, 3)
     assert f.status == "unchecked" and "without the 1/√d_head scale" in f.message
-    (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)  # the product written scaled elsewhere (the head):
-    assert "without the 1/√d_head scale" in g.message  # S names it unscaled (scanned AravTewari post, heldout7 173)
+    (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)  # the scaled product came first: S drops the scale
+    assert "without the 1/√d_head scale" not in g.message
+    later = "The scores are $S = QK^\\top$.\n\nScaled, $$\\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$\n"
+    (h,) = _claims(later, 1)  # the text comes to the scale after S (a scanned post, heldout7 173): S is unscaled
+    assert "without the 1/√d_head scale" in h.message
     bare = "Attention applies $$P = \\text{softmax}(S)$$ to the scores.\n\n1. $S = QK^\\top$.\n"
     (b,) = _claims(bare, 3)  # no scale anywhere: judged as before
     assert "without the 1/√d_head scale" not in b.message

@@ -528,9 +528,12 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     continue
             exprs, rels = list(chain[1]), chain[2]
             if exprs[0] is None:
-                if prev_last is None and len(rels) == 1:  # "about $\sim 3$ hours": the prose says what is ~3
-                    self.add(line, st.text, "unchecked", "notation", "a value qualified by a relation, said of what "
-                             "the prose before it names: nothing to check in the formula", kind="mention")
+                if prev_last is None and len(rels) == 1 and (rels[0] != "=" or _a_value(exprs[1])):  # "about $\sim 3$ h"
+                    self.add(line, st.text, "unchecked", "notation", "a relation whose left side is what the prose "
+                             "before it names (about $\\sim 3$ hours): nothing to check in the formula", kind="mention")
+                    continue
+                if prev_last is None and len(rels) == 1:
+                    self.add(line, st.text, "unparsed", "chain", "a continued row without a previous row")
                     continue
                 if prev_last is None:  # "= 2 \times 3 = 6" after prose: the links among its own sides
                     exprs, rels = exprs[1:], rels[1:]
@@ -831,6 +834,12 @@ def _slash_list(node) -> bool:
         if node[0] == "sym":
             return True
     return False
+
+
+def _a_value(node) -> bool:
+    """A printed value, with units or a suffix in text (``3``, ``100\\text{M}``, ``55\\%``): no letter of a formula."""
+    return node is not None and not any(n[0] in ("sym", "call") and not str(n[1]).startswith("\\text") and
+                                        n[1] != "\\%" for n in walk(node))
 
 
 def _shared_value(exprs, rels):

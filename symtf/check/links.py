@@ -322,7 +322,7 @@ class Links:
         implied = implied_head(a, b, rel, ctx, fb)
         if implied is not None:  # Q = X W_i^Q: the query of the head the weight names, its index left implicit
             return implied
-        if rel == "=" and a[0] == "sym" and (self._scaled_later(unparse(a)) or self._product_scaled(a, b)) and \
+        if rel == "=" and a[0] == "sym" and (self._scaled_later(unparse(a)) or self._product_scaled(a, b, line)) and \
                 judge(a, ("frac", b, _UNSCALED), rel, ctx, fb).status == "verified":
             # S = QK^T, then softmax(S / \sqrt{d_k}): the document's scores before the scale it applies itself
             self.add_claim([a, b], line, link, "unchecked", "definition", f"${unparse(a)}$ is defined here without "
@@ -361,18 +361,19 @@ class Links:
             memo[letter] = any(pattern.search(f.latex) for f in self.frags)
         return memo[letter]
 
-    def _product_scaled(self, letter, node) -> bool:
-        r"""Does the document write the product ``node`` divided by a square root somewhere (``S = QK^\top`` beside
-        ``\mathrm{softmax}(\frac{QK^\top}{\sqrt{d_k}})``), so that ``letter`` set to the bare product is the score
-        before the scale? Not where the letter itself is set to the scaled product (``S = \frac{QK^\top}{\sqrt{d_k}}``
-        later: the text completing its first form, judged as such). Read once per letter and product."""
+    def _product_scaled(self, letter, node, line: int) -> bool:
+        r"""Does the document write the product ``node`` divided by a square root after ``line`` (``S = QK^\top``,
+        then ``\mathrm{softmax}(\frac{QK^\top}{\sqrt{d_k}})`` where the text comes to the scale), so that ``letter``
+        set to the bare product is the score before the scale? Not where the scaled form came first (the document
+        already scales, and drops it here), nor where the letter itself is set to the scaled product later (the text
+        completing its first form, judged as such). Read once per letter, product and line."""
         memo = self.__dict__.setdefault("_product_memo", {})
         key, name = _compact(unparse(node)), _compact(unparse(letter))
-        if (name, key) not in memo:
+        if (name, key, line) not in memo:
             scaled = re.compile(r"(" + re.escape(name) + r"=(?:\\frac\{)?)?" + re.escape(key) + r"(?:\}\{|/)\\sqrt")
-            memo[(name, key)] = len(key) >= 3 and any(m.group(1) is None for f in self.frags
-                                                       for m in scaled.finditer(_compact(f.latex)))
-        return memo[(name, key)]
+            hits = [(f.line, m.group(1) is None) for f in self.frags for m in scaled.finditer(_compact(f.latex))]
+            memo[(name, key, line)] = len(key) >= 3 and bool(hits) and all(at > line and bare for at, bare in hits)
+        return memo[(name, key, line)]
 
     def _own_scalars(self, line, text, a, b, rel, links: int, ctx) -> bool:
         """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
@@ -514,6 +515,20 @@ class Links:
             for sym in sides:
                 if sym.is_Symbol:
                     self.model.sizes[str(sym)] = (float(numbers[0]), line)
+
+    def _remember_result(self, exprs, rels, line, ctx, found):
+        """``d_{ff} = 4 \\times d_\\text{model} = 2048``, every link holding with the document's sizes: the size on
+        the left has the printed result as the document's value, from here on."""
+        from .figures import size_expr
+
+        if len(exprs) < 3 or set(rels) != {"="} or not found or any(f.status != "verified" for f in found):
+            return
+        try:
+            first, last = size_expr(exprs[0], ctx), size_expr(exprs[-1], ctx)
+        except CheckError:
+            return
+        if first.is_Symbol and last.is_number and str(first) not in self.model.sizes:
+            self.model.sizes[str(first)] = (float(last), line)
 
     def own_sizes(self, ctx) -> dict:
         """The document's stated sizes as size symbols → (value, line)."""
