@@ -27,6 +27,7 @@ def test_the_plain_claim_is_a_mismatch():
     "投影相同。当 $Q = XW_K$ 时，分数对称。\n",  # "when … ": 当 … 时 (heldout23 scutan90-dl-basics 545)
     "如果两个投影相同，$Q = XW_K$。\n",
     "Si las proyecciones son iguales, $Q = XW_K$.\n",
+    "分数对称：$Q = XW_K$ 当投影相同。\n",  # the condition after the claim, opened by 当 (a scanned BERT note)
 ])
 def test_a_claim_under_a_hypothesis_is_unchecked_with_the_condition(prose):
     found = [f for f in check_text(DEFS + prose) if f.latex == CLAIM]
@@ -60,3 +61,10 @@ def test_a_value_after_at_is_the_setting_a_sentence_discusses():
     assert last("Evaluated at $t = 0$ it vanishes.\n") == "at"
     assert last("Look at $Q = XW_K$ again.\n") is None  # a formula, not a value: no setting
     assert last("So $S \\approx 4096$ here.\n") is None
+
+
+def test_a_form_the_text_rejects_is_not_its_claim():
+    # a scanned post: "so that we get $QK^\\top$ instead of $QK$"; the form after "instead of" is the rejected one
+    found = [f for f in check_text(DEFS + "The projections differ, so we get $Q = XW_Q$ instead of $Q = XW_K$.\n")
+             if f.latex == CLAIM]
+    assert found and all(f.status == "unchecked" and "rejects" in f.message for f in found)

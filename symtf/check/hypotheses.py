@@ -21,10 +21,11 @@ _OPENS = re.compile(r"^\W*(?:and\s+|but\s+|now\s+|so\s+)?((?:if|suppose|supposin
 # "If we define … as:", "When we write …": a definition the text makes, not a condition on what it states
 _DEFINING = re.compile(r"^\W*\w+\s+(we|you|one)\s+(define|write|denote|call|set|let|take|introduce|use)\b", re.I)
 _THEN = re.compile(r"^\W*then\b", re.I)
-_FOLLOWED = re.compile(r"^\s*[,)]?\s*(?:(when|whenever|if|iff|provided|assuming|unless)\b|(时|的时候|の場合|のとき|일 때))",
+_FOLLOWED = re.compile(r"^\s*[,)]?\s*(?:(when|whenever|if|iff|provided|assuming|unless)\b|(时|的时候|の場合|のとき|일 때|当|如果))",
                        re.I)
 # "MHA is when $G=H$", "… if $x<0$": the relation right after the word is the condition itself
 _PRECEDED = re.compile(r"(?:(?:^|\W)(when|whenever|if|iff|unless|provided(?:\s+that)?)|(当|如果|若|もし|만약))\s*$", re.I)
+_CONTRAST = re.compile(r"(?:^|\W)(instead\s+of|rather\s+than|as\s+opposed\s+to|而不是|而非)\s*$", re.I)
 _AT = re.compile(r"(?:^|\W)at\s*$", re.I)
 # S \approx 4096, d_k = 512: a letter set to a printed number, the value a sentence's "at" discusses
 _SETTING = re.compile(r"\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*(?:=|\\approx|\\sim|<|>|\\le|\\ge)\s*[-\d.,{}\\ ]+")
@@ -72,6 +73,9 @@ def condition(frags: list, blocks: list, i: int) -> str | None:
     end = _END.search(_MATH.sub(lambda m: " " * len(m.group(0)), frag.after[:MAX_CHARS]))  # offsets kept
     if end and end.group(0) in "?？":  # "Why not one head with $d_k = d_{model}$?": asked, not stated
         return (_last_sentences(frag.before)[1][:50] + " $…$ " + frag.after[:end.start()].strip()[:20]).strip() + "?"
+    contrast = _CONTRAST.search(frag.before)
+    if contrast:  # "so that we get $QK^\top$ instead of $QK$": the form the text rejects
+        return contrast.group(1)
     preceded = _PRECEDED.search(frag.before)
     if preceded:  # a CJK word needs no word boundary before it: 例如当 $x=0$ 时
         return preceded.group(1) or preceded.group(2)
@@ -109,5 +113,5 @@ def demote(findings: list, frags: list, blocks: list) -> None:
         words = memo[f.fragment]
         if words:
             f.status, f.expected, f.diagnosis = "unchecked", None, None
-            f.message = (f"stated under a hypothesis of the text (\"{words}…\"), which the checker cannot apply; "
-                         f"in general: {f.message}")
+            said = "named as the form the text rejects" if _CONTRAST.search(words) else "stated under a hypothesis of the text"
+            f.message = f"{said} (\"{words}…\"), which the checker cannot apply; in general: {f.message}"
