@@ -2112,3 +2112,13 @@ def test_a_superscript_zero_on_an_indexed_letter_is_a_layer_not_a_power():
     text = "# Input\n\n$$h_{i}^{0} = \\hat{h}_{i}^{0} + \\lambda_{i}^{0}$$\n"
     assert all(f.status != "mismatch" for f in _claims(text, 3))
     assert to_sympy(parse("h_i^0")[1][0]).is_Symbol and to_sympy(parse("b_1^0")[1][0]) == 1  # a digit index: a power
+
+
+def test_a_second_value_on_the_line_that_set_a_letter_is_another_case():
+    # a scanned note: "$\beta = 5/36$, $\nu = 4/3$ (2D); $\beta \approx 0.41$, $\nu \approx 0.88$ (3D)"
+    text = "# Exponents\n\n- $\\beta = 5/36$ (2D); $\\beta \\approx 0.41$ (3D)\n\n$$\\beta \\approx 0.139$$\n"
+    assert all(f.status != "mismatch" for f in _claims(text, 3))
+    rounded = "# Exponents\n\n- $\\beta = 5/36$, that is $\\beta \\approx 0.139$\n"
+    assert [f.status for f in _claims(rounded, 3)] == ["unchecked", "verified"]  # a rounding of it: still judged
+    other = "# Exponents\n\n- $\\beta = 5/36$\n\n$$\\beta \\approx 0.41$$\n"
+    assert [f.status for f in _claims(other, 5)] == ["mismatch"]  # on another line: as before

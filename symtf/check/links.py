@@ -425,12 +425,26 @@ class Links:
         verdict = judge_scalar(a, b, rel, self.scalars, text, line, self.unit)
         if verdict is None:
             return False
+        if verdict.status == "mismatch" and self._case_on_the_line(a, b, rel, line):
+            name = symbol_name(a)
+            self.add(line, link, "unchecked", "definition", f"gives ${name}$ a second printed value on the line that "
+                     f"set it (another case of a list: 2D, then 3D): the new value is the document's, not judged")
+            self.scalars.round_value(name, to_sympy(b), line)
+            return True
         expected = verdict.expected
         if expected is not None:
             expected = unparse(("chain", [a, ("num", 0.0, expected)], [rel]))
         self.add(line, link, verdict.status, "numeric", verdict.message, expected)
         self.findings[-1].basis = "document"
         return True
+
+    def _case_on_the_line(self, a, b, rel, line: int) -> bool:
+        """``\\beta = 5/36`` (2D); ``\\beta \\approx 0.41`` (3D): a letter set to a printed value and given another,
+        approximately, on the same line: the values of two cases, where the second is no rounding of the first."""
+        if rel != "≈" or a is None or a[0] != "sym" or b is None or any(n[0] == "sym" for n in walk([b])):
+            return False
+        given = self.scalars.values.get(symbol_name(a))
+        return given is not None and given[1] == line and given[0].is_number
 
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the
