@@ -76,9 +76,11 @@ def circular(frags, pieces) -> list[tuple[Definition, Definition, list]]:
         by_key: dict = {}
         for d in defs:
             by_key.setdefault(d.key, []).append(d)
+        done = set()
         for state in defs:
-            if state.key not in state.previous:
-                continue  # not a recurrence
+            if state.key not in state.previous or state.key in done:
+                continue  # not a recurrence, or one whose cycles were followed already (bounded: once per letter)
+            done.add(state.key)
             # the definitions the state depends on at its step, breadth first, each with the path that reaches it
             paths, queue = {}, [(k, []) for k in sorted(state.current - {state.key}, key=str)]
             while queue:

@@ -366,14 +366,17 @@ class Links:
         then ``\mathrm{softmax}(\frac{QK^\top}{\sqrt{d_k}})`` where the text comes to the scale), so that ``letter``
         set to the bare product is the score before the scale? Not where the scaled form came first (the document
         already scales, and drops it here), nor where the letter itself is set to the scaled product later (the text
-        completing its first form, judged as such). Read once per letter, product and line."""
+        completing its first form, judged as such). Read once per letter and product."""
         memo = self.__dict__.setdefault("_product_memo", {})
         key, name = _compact(unparse(node)), _compact(unparse(letter))
-        if (name, key, line) not in memo:
+        if (name, key) not in memo:  # (the first line of the scaled product, whether one is the letter's own), once
+            if "_compact_frags" not in self.__dict__:
+                self._compact_frags = [(f.line, _compact(f.latex)) for f in self.frags]
             scaled = re.compile(r"(" + re.escape(name) + r"=(?:\\frac\{)?)?" + re.escape(key) + r"(?:\}\{|/)\\sqrt")
-            hits = [(f.line, m.group(1) is None) for f in self.frags for m in scaled.finditer(_compact(f.latex))]
-            memo[(name, key, line)] = len(key) >= 3 and bool(hits) and all(at > line and bare for at, bare in hits)
-        return memo[(name, key, line)]
+            hits = [(at, m.group(1) is None) for at, c in self._compact_frags for m in scaled.finditer(c)]
+            memo[(name, key)] = (min(at for at, _ in hits), all(bare for _, bare in hits)) if hits else None
+        first = memo[(name, key)]
+        return len(key) >= 3 and first is not None and first[1] and first[0] > line
 
     def _own_scalars(self, line, text, a, b, rel, links: int, ctx) -> bool:
         """A claim among the document's own scalars (no reference quantity, nothing matrix-like): its
