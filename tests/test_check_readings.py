@@ -1970,7 +1970,8 @@ def test_scores_defined_without_the_scale_the_document_applies_later_are_its_own
     assert f.status == "unchecked" and "without the 1/√d_head scale" in f.message
     (g,) = _claims(text.replace("S / \\sqrt{d_k}", "S"), 3)  # the scaled product came first: S drops the scale
     assert "without the 1/√d_head scale" not in g.message
-    later = "The scores are $S = QK^\\top$.\n\nScaled, $$\\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$\n"
+    later = ("The scores are $S = QK^\\top$.\n\n"
+             "Scaled, $$\\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right) V$$\n")
     (h,) = _claims(later, 1)  # the text comes to the scale after S (a scanned post, heldout7 173): S is unscaled
     assert "without the 1/√d_head scale" in h.message
     bare = "Attention applies $$P = \\text{softmax}(S)$$ to the scores.\n\n1. $S = QK^\\top$.\n"
@@ -2070,7 +2071,8 @@ def test_a_relation_after_prose_qualifies_a_value_or_opens_a_chain_of_its_own():
 
 
 def test_powers_of_e_with_printed_exponents_are_printed_arithmetic():
-    text = "# Decay\n\nThe word vector is $e$.\n\n$$\\frac{1 - e^{-1.6}}{1 - e^{-0.1}} = \\frac{1 - 0.202}{1 - 0.905}$$\n"
+    text = ("# Decay\n\nThe word vector is $e$.\n\n"
+            "$$\\frac{1 - e^{-1.6}}{1 - e^{-0.1}} = \\frac{1 - 0.202}{1 - 0.905}$$\n")
     (f,) = _claims(text, 5)  # e^{-1.6} is Euler's number's power, whatever e means elsewhere
     assert f.status == "unchecked" and "rounded values" in f.message
     assert _claims(text.replace("0.905", "0.5"), 5)[0].status == "mismatch"

@@ -528,11 +528,12 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     continue
             exprs, rels = list(chain[1]), chain[2]
             if exprs[0] is None:
-                if prev_last is None and len(rels) == 1 and (rels[0] != "=" or _a_value(exprs[1])):  # "about $\sim 3$ h"
+                lone = prev_last is None and len(rels) == 1
+                if lone and (rels[0] != "=" or _a_value(exprs[1])):  # "about $\sim 3$ hours", "$> 80\%$"
                     self.add(line, st.text, "unchecked", "notation", "a relation whose left side is what the prose "
                              "before it names (about $\\sim 3$ hours): nothing to check in the formula", kind="mention")
                     continue
-                if prev_last is None and len(rels) == 1:
+                if lone:
                     self.add(line, st.text, "unparsed", "chain", "a continued row without a previous row")
                     continue
                 if prev_last is None:  # "= 2 \times 3 = 6" after prose: the links among its own sides

@@ -8,17 +8,21 @@ mend: Bahdanau et al. score the previous state, ``e_{ij} = a(s_{i-1}, h_j)``.
 
 Only definitions of one section, of indexed letters (``s_i``, ``\alpha_{ij}``), and dependencies at the same step
 (an index with no ``+``, ``-`` or digit) are followed; a letter defined from itself at the same step (``h^l = …
-h^l``, a sequential update) is not a cycle here. Linear in the number of definitions and their symbols.
+h^l``, a sequential update) is not a cycle here. Each distinct recurrence walks its section's definitions once, and at
+most :data:`MAX_RECURRENCES` are followed per section: linear in the number of definitions and their symbols.
 """
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
 from .compare import walk
 from .normalize import statements
 from .parse import ParseError, parse
 from .unparse import unparse
+
+MAX_RECURRENCES = 32  # recurrences followed per section: each walks the section's definitions once
 
 _INDEX = re.compile(r"\{?\s*[a-z](?:\s*,?\s*[a-z])*\s*\}?")  # i, ij, {i,j}: the current step, no shift
 
@@ -78,13 +82,13 @@ def circular(frags, pieces) -> list[tuple[Definition, Definition, list]]:
             by_key.setdefault(d.key, []).append(d)
         done = set()
         for state in defs:
-            if state.key not in state.previous or (state.key, state.text) in done:
-                continue  # not a recurrence, or one written the same way whose cycles were followed already
+            if state.key not in state.previous or (state.key, state.text) in done or len(done) >= MAX_RECURRENCES:
+                continue  # not a recurrence, one written the same way and followed already, or past the bound
             done.add((state.key, state.text))
             # the definitions the state depends on at its step, breadth first, each with the path that reaches it
-            paths, queue = {}, [(k, []) for k in sorted(state.current - {state.key}, key=str)]
+            paths, queue = {}, deque((k, []) for k in sorted(state.current - {state.key}, key=str))
             while queue:
-                key, path = queue.pop(0)
+                key, path = queue.popleft()
                 if key in paths or key not in by_key:
                     continue
                 paths[key] = path

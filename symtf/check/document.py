@@ -115,8 +115,8 @@ def _data() -> tuple:
     return phrases, index_nouns, devs
 
 
-_AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|[—–]\s*|--?\s+|(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|"
-                    r"is called)\s+|"
+_AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|[—–]\s*|--?\s+|"  # (, a dash, or a verb opens the phrase
+                    r"(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called)\s+|"
                     r"(?=(?:attention |transformer |decoder |encoder )?(?:heads|layers)\b))"
                     r"(?:the|a|an|our|its|their)?\s*(?P<phrase>[^.;:$()]{0,80})")
 _BEFORE = re.compile(r"(?:the|a|an|our|its|their|with|of)\s+(?P<phrase>[^.;:$()]{0,80}?)\s*[,(]?\s*$")
@@ -155,7 +155,8 @@ def meaning_from_prose(key: str, line: int, before: str, after: str) -> Meaning 
     after_text, before_text = _plain_prose(after), _plain_prose(before[-_PROSE_CAP:])
     m = _AFTER.match(after_text)
     b = _BEFORE.search(before_text)
-    if b and (re.search(r"\b(is|are|denotes|represents)\b", before_text) or re.match(r"\s*(?:[—–]|--?\s)", before_text)):
+    said_before = re.search(r"\b(is|are|denotes|represents)\b", before_text) or re.match(r"\s*(?:[—–]|--?\s)", before_text)
+    if b and said_before:
         b = None  # "$V$ is the vocabulary size, $D$ …", "$h$ — number of heads, $d_{ff}$": the previous symbol's
     for text, pick in ((m.group("phrase") if m else None, 0), (b.group("phrase") if b else None, 1)):
         if text is None:

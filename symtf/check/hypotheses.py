@@ -113,5 +113,6 @@ def demote(findings: list, frags: list, blocks: list) -> None:
         words = memo[f.fragment]
         if words:
             f.status, f.expected, f.diagnosis = "unchecked", None, None
-            said = "named as the form the text rejects" if _CONTRAST.search(words) else "stated under a hypothesis of the text"
+            said = "named as the form the text rejects" if _CONTRAST.search(words) else \
+                "stated under a hypothesis of the text"
             f.message = f"{said} (\"{words}…\"), which the checker cannot apply; in general: {f.message}"

@@ -29,7 +29,7 @@ from .worked import _example_value, printed_values
 
 
 _UNSCALED = parse(r"\sqrt{d_\text{head}}")[1][0]  # the reference's scale of the attention scores
-
+CASE_GAP = 0.25  # a second value on a letter's line this far from the first (relative) is another case's, no rounding
 
 
 def _compact(latex: str) -> str:
@@ -53,6 +53,7 @@ def _euler_arithmetic(nodes) -> bool:
         elif n[0] in ("call", "list", "matrix", "dots", "T"):
             return False
     return found
+
 
 class Links:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
@@ -443,11 +444,17 @@ class Links:
 
     def _case_on_the_line(self, a, b, rel, line: int) -> bool:
         """``\\beta = 5/36`` (2D); ``\\beta \\approx 0.41`` (3D): a letter set to a printed value and given another,
-        approximately, on the same line: the values of two cases, where the second is no rounding of the first."""
+        approximately, on the same line, farther from it than any rounding (:data:`CASE_GAP`): two cases' values."""
         if rel != "≈" or a is None or a[0] != "sym" or b is None or any(n[0] == "sym" for n in walk([b])):
             return False
         given = self.scalars.values.get(symbol_name(a))
-        return given is not None and given[1] == line and given[0].is_number
+        if given is None or given[1] != line or not given[0].is_number:
+            return False
+        try:
+            first, second = float(given[0]), float(to_sympy(b))
+        except (NotScalar, TypeError, ValueError, ZeroDivisionError):
+            return False
+        return abs(second - first) > CASE_GAP * max(abs(first), abs(second))  # 3750 then ≈ 3700: a rounding, judged
 
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the

@@ -131,9 +131,9 @@ _ASCII_DOTS = re.compile(r"(?<!\\)\s*(,?)\s*\.{3,}\s*(,?)\s*")  # x_3...x_n, c, 
 _GETS = re.compile(r"\\gets(?![a-zA-Z])")
 _ESCAPED_NAME = re.compile(r"(?<![\\A-Za-z])([A-Za-z][A-Za-z0-9]*(?:\\_[A-Za-z0-9]+)+)")
 # \alpha\_i, [\cdot]\_k, (x)\_j: Markdown's escaped underscore after a Greek letter or a closing bracket, a subscript
-_ESCAPED_AFTER = re.compile(r"(\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|"
-                            r"pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|"
-                            r"Omega)(?![A-Za-z])|[\])])\\_(?=\s*[{\\A-Za-z0-9])")
+_ESCAPED_AFTER = re.compile(r"(\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|"
+                            r"xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Sigma|Phi|"
+                            r"Psi|Omega)(?![A-Za-z])|[\])])\\_(?=\s*[{\\A-Za-z0-9])")
 # x\_i, W\_{\text{I}}, \text{bold 1}\_L: Markdown's escaped underscore as a subscript (one letter or a group before
 # it, one character, a group or a command after it); m\_new, qk\_scale stay names (_ESCAPED_NAME)
 _ESCAPED_SCRIPT = re.compile(r"(?:(?<=[}])|(?<![\\A-Za-z{][A-Za-z])(?<=[A-Za-z]))\\_(?=\s*[{\\]|[A-Za-z0-9](?![A-Za-z0-9]|\\\\_))")
@@ -224,7 +224,8 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = _PRIME.sub(r"^{\\prime}", text)
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
     text = _GETS.sub(r"\\leftarrow", text)  # p \gets p + 1: an assignment, as ←
-    text = _ASCII_DOTS.sub(_dots, _ASCII_DOT.sub(r"\1 \\cdot ", text)) if "." in text and "\\text" not in text else text
+    if "." in text and "\\text" not in text:  # (not beside words in \text{…}: e.g., i.e. stay as written)
+        text = _ASCII_DOTS.sub(_dots, _ASCII_DOT.sub(r"\1 \\cdot ", text))
     text = _ESCAPED_AFTER.sub(r"\1_", text.replace("{\\_}", "\\_"))  # \alpha\_i, [\cdot]\_k; step{\_}num
     text = _ESCAPED_SCRIPT.sub("_", text)
     return _ESCAPED_NAME.sub(_escaped_name, text)  # m\_new, qk\_scale: one name (Markdown escapes its _)
