@@ -88,3 +88,12 @@ def test_a_rotation_written_as_a_function_of_its_position():
                    "\\mathbf{k}_n$$\n\n$$\\mathbf{R}(m)^\\top\\mathbf{R}(n) = \\mathbf{R}(n-m)$$\n")
     assert [f.status for f in _claims(text, 5)] == ["mismatch"]
     assert [f.status for f in _claims(text, 7)] == ["verified"]
+
+
+def test_an_offset_the_display_names_after_its_use_is_read_in_place():
+    """A scanned RoPE note: ``… R_i^\\top R_j W_K x_j = … R_m W_K x_j, \\qquad m = j - i`` (the offset named after the
+    statement that uses it); with the wrong offset it stays a mismatch."""
+    text = ROPE + "$$q^\\top R_i^\\top R_j k = q^\\top R_m k, \\qquad m = j - i$$\n"
+    assert [f.status for f in _claims(text, 5)][0] == "verified"
+    wrong = text.replace("m = j - i", "m = i - j")
+    assert [f.status for f in _claims(wrong, 5)][0] == "mismatch"

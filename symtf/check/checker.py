@@ -500,7 +500,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if cases is not None:  # PE_{(pos, i)} = \begin{cases} \sin(…) & i even \\ \cos(…) & i odd \end{cases}
             return self.add(frag.line, frag.latex.strip(), cases.status, "definition", cases.message, cases.expected,
                             diagnosis=cases.diagnosis, basis="published")
-        for st in (st for piece in pieces for st in statements(piece)):
+        for st in _offsets_named(list(st for piece in pieces for st in statements(piece))):
             line = frag.line + st.line_offset
             start = len(self.findings)
             if said:  # "$$4DNH$$ = `4.2e9`": the value the prose gives the expression right after it
@@ -835,6 +835,25 @@ def _slash_list(node) -> bool:
         if node[0] == "sym":
             return True
     return False
+
+
+_OFFSET = re.compile(r"\s*([a-z])\s*=\s*([a-z]\s*[-+]\s*[a-z0-9])\s*")  # m = j - i: a relative position
+
+
+def _offsets_named(sts: list) -> list:
+    """``… R_i^\\top R_j = … R_m …, \\qquad m = j - i``: a letter a display names for an offset of two indices, after
+    the statement that uses it as a subscript, read in its place there (``R_{j - i}``); the naming itself is kept."""
+    named = {m.group(1): m.group(2) for st in sts if (m := _OFFSET.fullmatch(st.text))}
+    if not named:
+        return sts
+    out = []
+    for st in sts:
+        text = st.text
+        if not _OFFSET.fullmatch(text):
+            for letter, offset in named.items():
+                text = re.sub(r"_\s*(?:\{\s*" + letter + r"\s*\}|" + letter + r"(?![A-Za-z]))", "_{" + offset + "}", text)
+        out.append(replace(st, text=text) if text != st.text else st)
+    return out
 
 
 def _a_value(node) -> bool:
