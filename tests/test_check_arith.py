@@ -352,3 +352,13 @@ def test_a_power_of_e_approximated_to_a_whole_number_keeps_the_printed_digits():
     assert found["e^{11} \\approx 59875"].status == "unchecked"
     assert found["e^{11} \\approx 60500"].status == "mismatch"
     assert found["e^{0.3} = 1"].status != "verified"
+
+
+def test_a_divisor_written_as_a_product_after_the_slash():
+    # a scanned note: 8*20*20*2/5*5=256, the writer's divisor 5*5; left to right it is 6400. A value neither reading
+    # gives is still a mismatch.
+    found = {f.latex: f for f in check_text("Here $8 \\cdot 20 / 5 \\cdot 5 = 6.4$ and $8 \\cdot 20 / 5 \\cdot 5 = 7$.\n")
+             if f.kind == "claim"}
+    assert found["8 \\cdot 20 / 5 \\cdot 5 = 6.4"].status == "unchecked"
+    assert "divisor" in found["8 \\cdot 20 / 5 \\cdot 5 = 6.4"].message
+    assert found["8 \\cdot 20 / 5 \\cdot 5 = 7"].status == "mismatch"

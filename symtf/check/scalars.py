@@ -423,6 +423,10 @@ def _numbers(a, b, rel, a_node, b_node, where, estimate: bool = False) -> Verdic
     if counted:  # \frac{1920}{16} \times \frac{1080}{16} = 120 \times 68: patches of a padded frame
         return Verdict("unchecked", f"the sides are {shown}{where}: equal once each quotient is taken as a whole "
                        f"count ({counted}: rounded up or down, a padded or cropped input), not exactly (not decided)")
+    grouped = _divisor_read(a_node, exact_b, unit) or _divisor_read(b_node, exact_a, unit)
+    if grouped:  # 8*20*20*2/5*5 = 256: the writer's divisor is 5·5
+        return Verdict("unchecked", f"does not hold read left to right (the sides are {shown}){where}, but holds with "
+                       f"everything after the / as the divisor ({grouped}), as the writer may mean: not decided")
     other = _binary_or_boolean(a_node, b_node) if rel == "=" else ""
     if other:  # 11 + 01 = 100, 1 + 1 = 1: a text on logic circuits or binary arithmetic
         return Verdict("unchecked", f"does not hold in decimal (the sides are {shown}), but holds {other}: not decided")
@@ -437,6 +441,30 @@ def _bits(node) -> list | None:
         parts = [_bits(term) for term in node[1]]
         return None if None in parts else [p for part in parts for p in part]
     return None
+
+
+def _divisor_read(node, other, unit) -> str:
+    """``a / b \\cdot c`` (one /, products on both sides of it) read as a/(b·c), where that equals ``other`` (to half
+    a ``unit`` of its printed digits): the grouping as text, else ""."""
+    seq = []
+    while node is not None and node[0] == "mul" and node[3] in ("*", "/") and len(seq) < 32:
+        seq.append((node[3], node[2]))
+        node = node[1]
+    seq.append((None, node))
+    seq.reverse()  # (None, a), (op, b), (op, c) …: left to right
+    ops = [op for op, _ in seq[1:]]
+    if ops.count("/") != 1 or ops[-1] == "/" or not ops[ops.index("/") + 1:]:
+        return ""
+    cut = ops.index("/") + 1
+    try:
+        top = sp.Mul(*[to_sympy(n) for _, n in seq[:cut]])
+        bottom = sp.Mul(*[to_sympy(n) for _, n in seq[cut:]])
+        value = top / bottom
+    except (NotScalar, ValueError, TypeError, ZeroDivisionError):
+        return ""
+    if not (value.is_number and other.is_number) or not (value == other or unit and abs(value - other) <= unit / 2):
+        return ""
+    return f"{sp.sstr(top)}/({sp.sstr(bottom)}) = {_show(value)}"
 
 
 def _binary_or_boolean(a_node, b_node) -> str:
