@@ -2124,3 +2124,9 @@ def test_a_second_value_on_the_line_that_set_a_letter_is_another_case():
     assert [f.status for f in _claims(rounded, 3)] == ["unchecked", "verified"]  # a rounding of it: still judged
     other = "# Exponents\n\n- $\\beta = 5/36$\n\n$$\\beta \\approx 0.41$$\n"
     assert [f.status for f in _claims(other, 5)] == ["mismatch"]  # on another line: as before
+
+
+def test_ascii_double_bars_are_a_norm_but_not_between_absolute_values():
+    from symtf.check.macros import simplify
+    assert simplify("\\frac{q_j}{||q_j||}") == "\\frac{q_j}{\\|q_j\\|}"  # heldout27 smspillaz-reformer 143
+    assert simplify("|B||E||M_x|") == "|B||E||M_x|"  # three sizes' cardinalities side by side (heldout33 maxtext 32)

@@ -125,6 +125,7 @@ _DIVIDED_BY_TIMES_TEN = re.compile(r"((?<![\w.^_])\d+(?:\.\d+)?\s*(?:\*|\\times|
 _E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:\\text\s*\{\s*e\s*\}|\\mathrm\s*\{\s*e\s*\}|e)\s*\{?([+-]?\d{1,3})\}?(?![\d.])")
 _THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 _PRIME = re.compile(r"(?<=[A-Za-z}])'(?!')")
+_ASCII_NORM = re.compile(r"(?<![|\\A-Za-z0-9}])\|\|([^|$]{1,40}?)\|\|")  # ||Q||: the norm \|Q\| (not |B||E|)
 # q.k_1, Q.K^T: a period between two one-letter names as their dot product (ASCII for \cdot); not in a word or number
 _ASCII_DOT = re.compile(r"(?<![A-Za-z\\])([A-Za-z](?:_\{[^{}]*\}|_[A-Za-z0-9])?)\.(?=[A-Za-z](?![A-Za-z]))")
 _ASCII_DOTS = re.compile(r"(?<!\\)\s*(,?)\s*\.{3,}\s*(,?)\s*")  # x_3...x_n, c, c, .... c: three or more periods
@@ -222,6 +223,7 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = _DIVIDED_BY_TIMES_TEN.sub(r"\1{\2 \\cdot \3}", text)  # … / 180 * 10^9: by the number 180·10⁹
     text = _THOUSANDS.sub("", text)
     text = _PRIME.sub(r"^{\\prime}", text)
+    text = _ASCII_NORM.sub(r"\\|\1\\|", text) if "||" in text else text
     text = text.replace(r"\approxeq", r"\approx").replace(r"\simeq", r"\approx")
     text = _GETS.sub(r"\\leftarrow", text)  # p \gets p + 1: an assignment, as ←
     if "." in text and "\\text" not in text:  # (not beside words in \text{…}: e.g., i.e. stay as written)
