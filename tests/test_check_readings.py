@@ -2130,3 +2130,16 @@ def test_ascii_double_bars_are_a_norm_but_not_between_absolute_values():
     from symtf.check.macros import simplify
     assert simplify("\\frac{q_j}{||q_j||}") == "\\frac{q_j}{\\|q_j\\|}"  # heldout27 smspillaz-reformer 143
     assert simplify("|B||E||M_x|") == "|B||E||M_x|"  # three sizes' cardinalities side by side (heldout33 maxtext 32)
+
+
+def test_a_weight_used_by_columns_then_declared_by_rows_is_a_conflict():
+    """heldout38 ubcmds-intro-transformers 792 (its first run: a false "verified"): ``q_i = W^Q x_i`` verified by
+    columns, then ``W^Q \\in \\mathbb{R}^{d \\times d_k}`` verified by rows in a later section; one of the two is
+    written in the other convention, so the use is a mismatch naming the declaration, which is left unchecked."""
+    from tests._corpus_util import TESTS, corpus
+
+    path = TESTS / "heldout38" / "ubcmds-intro-transformers.ipynb"
+    found = {f.line: f for f in DocumentChecker(corpus.read_document(path)).run()
+             if f.kind == "claim" and f.line in (792, 916)}
+    assert found[792].status == "mismatch" and "line 916" in found[792].message
+    assert found[916].status == "unchecked" and "line 792" in found[916].message

@@ -287,28 +287,37 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
     def _convention_conflicts(self) -> None:
         r"""``Q = W_Q X`` verified by columns, then ``\text{softmax}(QK^\top/\sqrt{d_k})V`` verified by rows: each
         holds only in its own convention, and the document uses one letter in both, so one of them is written in the
-        other convention. The definition becomes a mismatch naming the later use, and the use is unchecked."""
+        other convention. The definition becomes a mismatch naming the later use, and the use is unchecked. The same
+        for a weight: ``q_i = W^Q x_i`` verified by columns, then ``W^Q \in \mathbb{R}^{d \times d_k}`` by rows."""
         first: dict = {}
+        weights: dict = {}  # a weight → the first verified definition that uses it, with the reading it holds in
         for f in sorted(self.findings, key=lambda x: x.line):
             if f.status != "verified" or not f.reading or f.kind != "claim":
                 continue
-            clashes = [first[k] for k in sorted(f.symbols) if k in first and first[k].reading != f.reading and
+            clashes = [(first[k], k) for k in sorted(f.symbols) if k in first and first[k].reading != f.reading and
                        first[k].line < f.line and k != f.defines and not forms.one_token(first[k].latex)]
-            for clash in clashes:
-                key = clash.defines
+            if f.rule == "shape":  # W^Q ∈ R^{d × d_k} by rows after q_i = W^Q x_i by columns: the weight in both
+                clashes += [(weights[k], k) for k in sorted(f.symbols) if k in weights and
+                            weights[k].reading != f.reading and all(weights[k] is not c for c, _ in clashes)]
+            for clash, key in clashes:
+                used = "uses" if key != clash.defines else "defines"
                 clash.status, clash.rule, clash.basis = "mismatch", "definition", "document"
-                clash.message = (f"defines ${key}$ in the {clash.reading} convention (its right side holds only "
+                clash.message = (f"{used} ${key}$ in the {clash.reading} convention (its right side holds only "
                                  f"there), but line {f.line} uses ${key}$ in the {f.reading} convention: one of the "
                                  "two is written in the other convention")
                 clash.diagnosis = "a definition in the other convention (a transpose, or the factors' order)"
             if clashes:
-                names = ", ".join(f"${c.defines}$" for c in clashes)
+                names = ", ".join(f"${key}$" for _, key in clashes)
                 f.status = "unchecked"
-                f.message = (f"holds in the {f.reading} convention, but line {clashes[0].line} defined {names} in the "
-                             f"{clashes[0].reading} convention: not decided")
+                f.message = (f"holds in the {f.reading} convention, but line {clashes[0][0].line} used {names} in the "
+                             f"{clashes[0][0].reading} convention: not decided")
                 continue
             if f.defines:
                 first[f.defines] = f  # the latest definition: a section in the other convention defines it anew
+            if f.rule == "definition":
+                for k in f.symbols:
+                    if k.startswith("W") and k != f.defines:
+                        weights.setdefault(k, f)
 
     def recheck(self, i: int, latex: str) -> list[Finding]:
         """The findings fragment ``i`` would get with ``latex`` in its place (after ``run``)."""

@@ -12,7 +12,7 @@ from .checks_util import _anchor_key, _subject_nodes, _top_level_commas, anchor_
 from .compare import free_vars, walk
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown
 from .macros import simplify
-from .figures import check_shape, check_size_relation, is_figures_table, size_key, sizes_declared
+from .figures import check_shape, check_size_relation, is_figures_table, shape_axes, size_key, sizes_declared
 from .normalize import statements
 from .parse import parse, ParseError
 from .report import Finding
@@ -312,6 +312,10 @@ class ShapeClaims:
                 if not self._declared_shape(line, text, [subject], stated):
                     self.findings += kept
             self._about(begin, [subject])
+            if subject[0] == "sym" and subject[1].startswith("W") and len(shape_axes(stated)) == 2:
+                for f in self.findings[begin:]:  # W^Q ∈ R^{d × d_k}: a weight's orientation, as the reading has it
+                    if f.status == "verified" and f.basis == "reference":
+                        f.reading = ctx.profile["convention"]
             bare = anchor_keys([n for n in walk([stated]) if n[0] == "sym" and n[2] is None and n[3] is None and
                                 ctx.profile["sizes"].get(n[1]) == "H"])  # a head count as a matrix's axis
             for f in self.findings[begin:]:  # W_k ∈ R^{H × d_k}: H must mean the reference's H (heads, not hidden)

@@ -162,6 +162,7 @@ class Tying:
         read = ", ".join(f"${_shown(k)}$ as ${unparse(k.candidate)}$" for k in made)
         self.add_claim([a, b], line, link, "verified", "definition",
                        f"reads {read} (the reference model's): then the claim holds ({out.message})")
+        self.findings[-1].reading = (out.ctx or ctx).profile["convention"]
         return True
 
     def _usable(self) -> dict:
