@@ -15,6 +15,7 @@ import sympy as sp
 
 from ..ops import GELU
 from .data import load
+from .derivatives import CALLS
 from .scalars import NotScalar, to_sympy
 from .trig import Verdict
 
@@ -22,13 +23,9 @@ POINTS = 4001
 _X = np.linspace(-8.0, 8.0, POINTS)
 
 
-def _sigmoid(x):
-    return 1 / (1 + sp.exp(-x))
-
-
-# the functions a side may call: GELU as the model defines it (symtf.ops.GELU), the sigmoid, Φ the normal CDF
-_FUNCTIONS = {"GELU": GELU.scalar, "sigma": _sigmoid, "sigmoid": _sigmoid, "tanh": sp.tanh, "exp": sp.exp,
-              "erf": sp.erf, "Phi": lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2}
+# the functions a side may call: a formula's functions of one variable (the sigmoid among them), GELU as the model
+# defines it (symtf.ops.GELU), erf, and Φ the normal CDF
+_FUNCTIONS = {**CALLS, "GELU": GELU.scalar, "erf": sp.erf, "Phi": lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2}
 
 
 def judge(a, b, rel: str) -> Verdict | None:

@@ -16,7 +16,7 @@ from .compare import free_vars, walk
 from .context import Context, kind_for
 from .docshapes import Declarations
 from .document import DocumentModel, deviations_in, meaning_from_prose, speaks_of
-from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar
+from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar, printed_number
 from symtf.sources import read
 from .identities import Book as MatrixBook
 from .figures import check_figures, is_figures_table, is_shape, names_a_configuration
@@ -877,12 +877,7 @@ def _shared_value(exprs, rels):
     between two of the letters that the model's random values would contradict is read as the letter's value."""
     if len(rels) < 2 or set(rels) != {"="} or any(e is None or e[0] != "sym" for e in exprs[:-1]):
         return None
-    last = exprs[-1]
-    nodes = list(walk(last)) if last is not None else []
-    if not nodes or not any(n[0] == "num" for n in nodes) or any(n[0] not in ("num", "neg", "mul", "frac", "pow")
-                                                                for n in nodes):
-        return None
-    return last
+    return exprs[-1] if exprs[-1] is not None and printed_number(exprs[-1]) else None
 
 
 def _ratios(exprs, rels) -> tuple | None:

@@ -17,7 +17,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from .compare import walk
+from .compare import replace_where, walk
 from .normalize import statements
 from .parse import ParseError, parse
 from .unparse import unparse
@@ -110,15 +110,6 @@ def mended(use: Definition, state: Definition) -> str | None:
     if len(earlier) != 1:
         return None
     (before,) = earlier
-
-    def swap(node):
-        if isinstance(node, tuple) and node and node[0] == "sym" and node[2] and _key(node) == state.key and \
-                _INDEX.fullmatch(node[2]):
-            return before
-        if isinstance(node, tuple):
-            return tuple(swap(c) if isinstance(c, (tuple, list)) else c for c in node)
-        if isinstance(node, list):
-            return [swap(c) for c in node]
-        return node
-
-    return unparse(("chain", [use.sides[0], swap(use.sides[1])], ["="]))
+    now = replace_where(use.sides[1], lambda n: isinstance(n, tuple) and n[:1] == ("sym",) and bool(n[2]) and
+                        _key(n) == state.key and _INDEX.fullmatch(n[2]) is not None, lambda n: before)
+    return unparse(("chain", [use.sides[0], now], ["="]))

@@ -29,9 +29,10 @@ def _logistic(a):
     return 1 / (1 + sp.exp(-a))
 
 
-_CALLS = {"tanh": sp.tanh, "exp": sp.exp, "log": sp.log, "ln": sp.log, "sin": sp.sin, "cos": sp.cos,
+# the functions of one variable a document's formula may apply, as SymPy builds them (σ the logistic function)
+CALLS = {"tanh": sp.tanh, "exp": sp.exp, "log": sp.log, "ln": sp.log, "sin": sp.sin, "cos": sp.cos,
           "sigma": _logistic, "sigmoid": _logistic}
-KNOWN = {r"\tanh": _CALLS["tanh"](_X), r"\sigma": _CALLS["sigma"](_X)}  # known without the document's definition
+KNOWN = {r"\tanh": CALLS["tanh"](_X), r"\sigma": CALLS["sigma"](_X)}  # known without the document's definition
 
 
 class Derivatives:
@@ -45,7 +46,7 @@ class Derivatives:
         None where it is no such expression."""
         for name in self.defs:
             text = re.sub(r"(?<![A-Za-z\\])" + re.escape(name) + r"\s*\(", r"\\text{fn" + _key(name) + "}(", text)
-        calls = dict(_CALLS)
+        calls = dict(CALLS)
         calls.update({"fn" + _key(n): (lambda e: lambda a: e.subs(_X, a))(e) for n, e in self.defs.items()})
         try:
             chain = parse(text)

@@ -286,7 +286,7 @@ class Evaluator:
     def _mul(self, node, env):
         op = node[3]
         if op == "×":
-            if not (_printed_number(node[1]) and _printed_number(node[2]) or
+            if not (printed_number(node[1]) and printed_number(node[2]) or
                     all(_printed_array(x) or self._example_matrix(x) for x in node[1:3])):
                 raise Unknown("a shape (×) is not a value")
             op = "*"  # 6.7 \times 10^{9}: a product of printed numbers
@@ -528,7 +528,7 @@ def _dot(a, b, dims):
     raise ShapeMismatch(f"inner sizes of the product differ: {dims(a)} times {dims(b)}")
 
 
-def _printed_number(node) -> bool:
+def printed_number(node) -> bool:
     """Whether ``node`` is made of printed numbers only (``6.7``, ``10^{9}``, ``-2``, ``\\frac{1}{2}``)."""
     stack = [node]
     while stack:
@@ -543,10 +543,10 @@ def _printed_array(node) -> bool:
     r"""Is ``node`` a printed number or a matrix or list of printed numbers (``[0, 1] \times
     \begin{bmatrix}1 & 1\\0 & 1\end{bmatrix}``: between such, × is the product, as a worked example writes it)?"""
     if node[0] == "matrix":
-        return all(_printed_number(c) for row in node[1] for c in (row if isinstance(row, list) else [row]))
+        return all(printed_number(c) for row in node[1] for c in (row if isinstance(row, list) else [row]))
     if node[0] == "list":
-        return all(_printed_number(c) for c in node[2])
-    return _printed_number(node)
+        return all(printed_number(c) for c in node[2])
+    return printed_number(node)
 
 
 def _token_index(node):

@@ -525,34 +525,29 @@ class Links:
 
     def _remember_size(self, exprs, rels, line, ctx, found):
         """``d_\\text{model} = 512`` (or ``d_k = d_v = 3``) with no model named: the document's own value of that size,
-        from here on."""
+        from here on; and ``d_{ff} = 4 \\times d_\\text{model} = 2048``, every link holding with the document's sizes:
+        the size on the left has the printed result as its value, from here on."""
         from .figures import size_expr
 
-        if len(exprs) < 2 or set(rels) != {"="} or not any("this document's value" in f.message for f in found):
-            return  # d_k = d_v = 3: every size of the chain has the value
-        try:
-            sides = [size_expr(e, ctx) for e in exprs]
-        except CheckError:
+        if len(exprs) < 2 or set(rels) != {"="} or not found:
             return
-        numbers = [s for s in sides if s.is_number]
-        if len(numbers) == 1 and all(s.is_Symbol for s in sides if not s.is_number):
-            for sym in sides:
-                if sym.is_Symbol:
-                    self.model.sizes[str(sym)] = (float(numbers[0]), line)
-
-    def _remember_result(self, exprs, rels, line, ctx, found):
-        """``d_{ff} = 4 \\times d_\\text{model} = 2048``, every link holding with the document's sizes: the size on
-        the left has the printed result as the document's value, from here on."""
-        from .figures import size_expr
-
-        if len(exprs) < 3 or set(rels) != {"="} or not found or any(f.status != "verified" for f in found):
-            return
-        try:
-            first, last = size_expr(exprs[0], ctx), size_expr(exprs[-1], ctx)
-        except CheckError:
-            return
-        if first.is_Symbol and last.is_number and str(first) not in self.model.sizes:
-            self.model.sizes[str(first)] = (float(last), line)
+        if any("this document's value" in f.message for f in found):  # d_k = d_v = 3: every size of the chain has it
+            try:
+                sides = [size_expr(e, ctx) for e in exprs]
+            except CheckError:
+                return
+            numbers = [s for s in sides if s.is_number]
+            if len(numbers) == 1 and all(s.is_Symbol for s in sides if not s.is_number):
+                for sym in sides:
+                    if sym.is_Symbol:
+                        self.model.sizes[str(sym)] = (float(numbers[0]), line)
+        elif len(exprs) >= 3 and all(f.status == "verified" for f in found):
+            try:
+                first, last = size_expr(exprs[0], ctx), size_expr(exprs[-1], ctx)
+            except CheckError:
+                return
+            if first.is_Symbol and last.is_number and str(first) not in self.model.sizes:
+                self.model.sizes[str(first)] = (float(last), line)
 
     def own_sizes(self, ctx) -> dict:
         """The document's stated sizes as size symbols → (value, line)."""

@@ -250,7 +250,6 @@ class ShapeClaims:
                      "one does not say which: not compared with published figures")
             return True
         self._remember_size(exprs, rels, line, ctx, sized)
-        self._remember_result(exprs, rels, line, ctx, sized)
         for f in sized:
             f.basis = f.basis or "published"
         self.findings.extend(sized)
