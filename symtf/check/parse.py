@@ -60,7 +60,7 @@ class Parser(Atoms):
         """The normalised source of a sub/superscript: ``{...}`` or one token."""
         tok = self.next()
         if tok[1] != "{":
-            if tok[0] == "eof":
+            if tok[0] == "eof" or tok[1] == "}":  # x_}: a closing brace is no argument
                 raise ParseError(f"a sub/superscript is missing its argument in {shown(self.text)}")
             if tok[1] in (r"\frac", r"\sqrt", r"\mathbb") and self.at("{"):  # 2^\frac{n}{2}: the command and its groups
                 parts = [tok[1]]
