@@ -185,6 +185,18 @@ def test_a_key_value_heads_row_is_the_published_kv_head_count_not_the_head_count
     assert found[(7, "4")].status == "mismatch"
 
 
+def test_a_kv_heads_row_under_a_configuration_that_records_none_is_unchecked_not_a_crash():
+    # found by a scan of a Japanese study note: a "KV heads" row under a GPT-3 (175B) column, whose configuration
+    # (symtf.dims) records no key/value heads, raised AttributeError out of check_text and lost the whole document
+    from symtf.check.checker import check_text
+
+    text = "# Compare\n\n| Feature | GPT-3 (175B) |\n|---|---|\n| Heads | 96 |\n| KV heads | 96 (MHA) |\n"
+    found = {(f.line, f.latex): f for f in check_text(text) if f.rule == "figures"}
+    assert found[(5, "96")].status == "verified"
+    kv = found[(6, "96 (MHA)")]
+    assert kv.status == "unchecked" and "no n_kv_heads recorded" in kv.message
+
+
 def test_a_parts_parameter_row_is_not_the_total_and_bert_base_counts_109m():
     # heldout32 cemalyuksel-distilbert 5828-5830 (after the set's first run): BERT-base's released model counts
     # 109,482,240 parameters (the paper prints 110M); rows of the embeddings' and the layers' parameters are parts

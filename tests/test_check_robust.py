@@ -279,3 +279,21 @@ def test_spaces_between_tokens_change_no_verdict(post_path, char):
     spaced = re.sub(r"\$\$(.+?)\$\$", lambda m: "$$" + _spaced(m.group(1), char) + "$$", post, flags=re.S)
     verdicts = [[(f.line, f.status) for f in check_text(text)] for text in (post, spaced)]
     assert verdicts[0] == verdicts[1]
+
+
+def test_a_failing_document_wide_pass_loses_only_its_own_judgements(monkeypatch):
+    # a table's figures, and each pass after the fragments (contradictions, anchoring, arithmetic …), are judged
+    # apart: an exception in one is an "internal" finding, not the document's failure (a scan once lost a whole
+    # document to one table's AttributeError)
+    from symtf.check import checker
+
+    def _anchor(self):
+        raise KeyError("boom")
+
+    text = "# A\n\nLet $d_\\text{model} = 768$ and $H = 12$, so $d_\\text{head} = 768 / 12 = 64$.\n"
+    before = [(f.line, f.latex, f.status) for f in check_text(text)]
+    monkeypatch.setattr(checker.DocumentChecker, "_anchor", _anchor)
+    after = check_text(text)
+    internal = [f for f in after if f.rule == "internal"]
+    assert len(internal) == 1 and "anchor pass (KeyError" in internal[0].message
+    assert [(f.line, f.latex, f.status) for f in after if f.rule != "internal"] == before

@@ -249,20 +249,31 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             self._lint(frag, ctx)
             self._tag(start, i)
         for table in self.tables:
-            if is_figures_table(table):
-                for f in check_figures(table):
-                    f.basis = "published"
-                    self.findings.append(f)
-        self._contradictions()
-        self._refined_later()
-        self._convention_conflicts()
-        self._circular()
-        demote_hypotheses(self.findings, self.frags, self.blocks)
-        self.findings = arithmetic(self.findings, self.frags, self.spans, self.texts)
-        self._anchor()
-        self._introduced()  # what the anchoring leaves a mismatch, where the letter is first written
+            try:
+                found = check_figures(table) if is_figures_table(table) else []
+            except Exception as exc:  # noqa: BLE001 - one table never stops the document
+                found = [Finding(table.line, " | ".join(table.header), "unchecked", "internal", "internal error in the "
+                                 f"checker ({type(exc).__name__}: {str(exc)[:200]}); the table's figures not checked")]
+            for f in found:
+                f.basis = "published"
+                self.findings.append(f)
+        for step in (self._contradictions, self._refined_later, self._convention_conflicts, self._circular,
+                     self._hypotheses, self._arithmetic, self._anchor,
+                     self._introduced):  # last: what the anchoring leaves a mismatch, where the letter is first written
+            try:
+                step()
+            except Exception as exc:  # noqa: BLE001 - one document-wide pass never stops the document
+                self.findings.append(Finding(1, "", "unchecked", "internal", f"internal error in the checker's "
+                                             f"{step.__name__.strip('_')} pass ({type(exc).__name__}: {str(exc)[:200]}); "
+                                             "its judgements are missing"))
         self.findings.sort(key=lambda f: f.line)
         return self.findings
+
+    def _hypotheses(self) -> None:
+        demote_hypotheses(self.findings, self.frags, self.blocks)
+
+    def _arithmetic(self) -> None:
+        self.findings = arithmetic(self.findings, self.frags, self.spans, self.texts)
 
     def _circular(self) -> None:
         r"""``e_{ij} = a(s_i, h_j)`` in a section where ``s_i = g(s_{i-1}, y_{i-1}, c_i)`` and c_i is computed from

@@ -427,6 +427,8 @@ def check_figures(table) -> list[Finding]:
                                f"{cfg.name}: {cfg.param_count():,} parameters by the parameter formula " +
                                ("round to " if ok else "do not round to ") + text,
                                None if ok else cfg.published_total))
+        elif getattr(cfg, field, None) is None:  # a GPT-3 column's "KV heads": the configuration records none
+            out.append(Finding(line, text, "unchecked", "figures", f"{cfg.name}: no {field} recorded ({cfg.source})"))
         else:
             want = getattr(cfg, field)
             try:
