@@ -300,3 +300,23 @@ def test_two_matrices_of_one_shape_joined_by_a_dot_are_an_entrywise_product():
             "$$g = x \\cdot \\sigma(1.702x)$$\n\n$$y = x W$$\n")
     found = _claims(text)
     assert 5 not in found and found[7][0][0] == "mismatch"
+
+
+def test_a_where_clause_in_another_language_covers_the_display_it_explains():
+    # a scan of an unseen Chinese post: "其中 … W_2 \in \mathbb{R}^{d_{ff},d_{m}}" after the FFN's display; the
+    # clause (其中, "where") declares the FFN's W_1 and W_2 anew (W_i was an earlier section's head block), and its
+    # comma-separated shape is d_ff × d_m
+    from symtf.check.checker import check_text
+
+    text = ("# Heads\n\n$$\nW=[W_{1}|W_{2}]\n$$\n\n其中 $W_{i}\\in \\mathbb{R}^{d_{m}\\times d_{h}}$。\n\n## FFN\n\n"
+            "$$\nFFN(X)=\\sigma(XW_{1}+b_{1})W_{2}+b_{2}\n$$\n\n"
+            "其中，$X\\in \\mathbb{R}^{N\\times d_{m}}$，$W_{1}\\in \\mathbb{R}^{d_{m}\\times d_{ff}}$，"
+            "$W_{2}\\in \\mathbb{R}^{d_{ff},d_{m}}$。\n")
+    found = check_text(text)
+    assert not [f for f in found if f.status == "mismatch"], [f for f in found if f.status == "mismatch"]
+    (w2,) = [f for f in found if f.line == 15 and "W_{2}" in f.latex]
+    assert w2.status != "unparsed" and "d_{ff} \\times d_{m}" in w2.latex
+    # the same FFN where the clause is not one (no "where"): the earlier section's W_i still holds there
+    moved = check_text(text.replace("其中，$X", "所以 $X"))
+    assert any(f.status == "mismatch" and f.line == 12 for f in moved)
+

@@ -15,6 +15,10 @@ from .normalize import statements
 from .parse import parse, ParseError
 from .scalars import symbol_name
 
+# a sentence that explains the display before it: where / with / here, and their words in the languages of the
+# documents read (其中 / 式中 / 这里 / 此处, ここで / ただし, 여기서, où, donde, wobei, dove)
+_WHERE = re.compile(r"\s*(?:where|with|here|où|donde|wobei|dove|其中|式中|这里|此处|ここで|ただし|여기서)\b", re.I)
+
 
 class Declaring:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
@@ -60,7 +64,7 @@ class Declaring:
         while j > 0 and self.frags[j - 1].block == self.frags[k].block and \
                 not re.search(r"[.!?]\s", self.frags[j].before):
             j -= 1
-        if k < 0 or j == 0 or not re.match(r"\s*(where|with|here)\b", self.frags[j].before, re.I):
+        if k < 0 or j == 0 or not _WHERE.match(self.frags[j].before):
             return None
         prev = self.frags[j - 1]
         return prev.line if prev.display and 0 < self.frags[k].line - prev.line <= 12 else None

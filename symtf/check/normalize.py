@@ -76,7 +76,7 @@ def clean(latex: str) -> str:
         s = _NAME_UNDERSCORES.sub(lambda m: m.group(0).replace("\\_", "_"), s)  # K_{cache\_current}: one name
     s = _BARE_NAME.sub(_named, s)
     s = _SIGMA_SUM.sub(r"\\sum\1", s)
-    s = _SPACE_OF.sub(lambda m: m.group(1) + _LETTER_TIMES.sub(r" \\times ", m.group(2)) + "}", s)
+    s = _SPACE_OF.sub(lambda m: m.group(1) + _axes(m.group(2)) + "}", s)
     s = _BRACED_SUM.sub(r"\1 ", s)  # {\sum_j} \alpha_j: the sum set in braces of its own, its body after them
     if _OVER.search(s) and len(s) <= 4000:
         s = _over(s)
@@ -113,6 +113,21 @@ _SPACE_OF = re.compile(r"(\\mathbb\s*\{R\}\s*\^\s*\{)([^{}\\]*(?:\{[^{}]*\}[^{}\
 _SIGMA_SUM = re.compile(r"\\Sigma(\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9])"
                         r"(?:\s*\^\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]))?)(?=\s*\()")
 _LETTER_TIMES = re.compile(r"(?<=[A-Za-z0-9}])\s*[xX]\s*(?=[A-Za-z0-9])")
+
+
+def _axes(body: str) -> str:
+    r"""The exponent of ``\mathbb{R}^{…}`` with its axes joined by ``\times``: ``n x d`` (a letter x between two
+    sizes), ``d_{ff},d_{m}`` (commas outside braces, two to four nonempty axes)."""
+    body = _LETTER_TIMES.sub(r" \\times ", body)
+    depth, cuts = 0, []
+    for i, ch in enumerate(body):
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            cuts.append(i)
+    pieces = [body[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(body)])]
+    if not cuts or len(pieces) > 4 or not all(p.strip() for p in pieces):
+        return body
+    return " \\times ".join(p.strip() for p in pieces)
 
 
 _TEXT_PUNCT = re.compile(r"\\text\{\s*[.,;]\s*\}")
