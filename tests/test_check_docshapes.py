@@ -320,3 +320,20 @@ def test_a_where_clause_in_another_language_covers_the_display_it_explains():
     moved = check_text(text.replace("其中，$X", "所以 $X"))
     assert any(f.status == "mismatch" and f.line == 12 for f in moved)
 
+
+def test_a_weight_declared_the_other_way_round_and_used_so_is_not_a_mismatch():
+    # a scan of an unseen study note: q_i = W_Q x_i, "where W_Q ∈ R^{d_k × d}", then Q = X W_Q^T ∈ R^{n × d_k}
+    # (nn.Linear's storage): the declaration and the product hold by the document's own shapes; the reference's
+    # W_Q (d_model × d_head, by rows) does not decide them. Without the transpose the product is a mismatch.
+    from symtf.check.checker import check_text
+
+    text = ("# Attention\n\nLet $X \\in \\mathbb{R}^{n \\times d}$ hold the tokens. For each token we learn two maps:\n\n"
+            "$$\nq_i = W_Q x_i, \\quad k_i = W_K x_i\n$$\n\n"
+            "where $W_Q, W_K \\in \\mathbb{R}^{d_k \\times d}$.\n\nIn matrix form:\n\n"
+            "$$\nQ = XW_Q^\\top \\in \\mathbb{R}^{n \\times d_k}\n$$\n")
+    found = check_text(text)
+    assert not [f for f in found if f.status == "mismatch"], [f for f in found if f.status == "mismatch"]
+    product = next(f for f in found if f.latex == "Q = XW_Q^\\top")
+    assert product.status == "unchecked" and "makes it fit" in product.message
+    slipped = [f for f in check_text(text.replace("XW_Q^\\top", "XW_Q")) if f.line == 14]
+    assert {f.status for f in slipped} == {"mismatch"}

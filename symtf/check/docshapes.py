@@ -77,6 +77,7 @@ class Declarations:
     values: dict = field(default_factory=dict)  # d_k = 64: size name → value
     stated_as: dict = field(default_factory=dict)  # (Q, line) → X W_q, where Q = X W_q ∈ R^{…} is written
     quantified: dict = field(default_factory=dict)  # "(for any $T$)": a size letter → the line that quantifies it
+    confirmed: set = field(default_factory=set)  # (W_Q, its declaration's line, a line whose shape arithmetic used it and held)
     skip: int | None = None  # a line whose own declarations are not used (the claim being judged there)
     flowed: bool = False  # definitions read (by shapeflow.read)
     _memo: dict = field(default_factory=dict, repr=False)  # size comparisons and shape changes, decided once

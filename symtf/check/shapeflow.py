@@ -240,6 +240,15 @@ def _where(decl: Declarations, used: dict) -> str:
     return f", by this document's {' and '.join(parts)}" if parts else ""
 
 
+def _held(decl: Declarations, used: dict, line: int, message: str) -> Verdict:
+    """A verified shape claim on ``line`` whose arithmetic used the declarations ``used``: each declaration is
+    recorded as confirmed by this use (:attr:`Declarations.confirmed`)."""
+    for name, at in used.items():
+        if any(d[-1] == at for d in decl.shapes.get(name, ())):
+            decl.confirmed.add((name, at, line))
+    return Verdict("verified", message)
+
+
 def _mismatch(exc: Misfit, used: dict, decl: Declarations) -> Verdict:
     other = _declared_to_fit(exc, used, decl)
     if other:  # X of a lemma (m × n) in Y = X W, X declared m × d_in where the layer is described: its two meanings
@@ -347,7 +356,7 @@ def judge_stated(subject, stated, decl: Declarations, line: int) -> Verdict | No
         if subject[0] == "sym" and list(used) == [symbol_name(subject)]:
             return Verdict("verified", f"{what}, as this document declared it on line {used[symbol_name(subject)]} "
                            "(the same shape stated again)")
-        return Verdict("verified", f"{what}{_where(decl, used)} (shape arithmetic)")
+        return _held(decl, used, line, f"{what}{_where(decl, used)} (shape arithmetic)")
     if None in checks:
         return None
     anew = [n for n in used if decl.declared_anew(n, line)]
@@ -407,7 +416,7 @@ def _judge_vector(subject, stated, decl: Declarations, line: int) -> Verdict | N
     fits = [any(decl.same(n, size) is True for n in shape) and 1 in shape for shape in found]
     if all(fits):
         what = f"{unparse(subject)} is a vector of {size_latex(size)} entries"
-        return Verdict("verified", f"{what}{_where(decl, used)} (shape arithmetic)")
+        return _held(decl, used, line, f"{what}{_where(decl, used)} (shape arithmetic)")
     if any(fits) or any(decl.same(n, size) is None for shape in found for n in shape):
         return None
     shape = next(iter(found))
