@@ -221,3 +221,22 @@ def test_a_size_relation_that_holds_only_for_an_unstated_head_count_is_not_decid
     assert f.status == "unchecked" and "only if $H = 1$" in f.message
     stated = text.replace("= 2$.", "= 2$ and $H = 8$ heads.")
     assert [f.status for f in check_text(stated) if f.latex == "d_v = d_{\\text{model}}"] == ["mismatch"]
+
+
+def test_a_gated_mlp_section_keeps_its_own_weights_and_width():
+    # a scan of an unseen Japanese post: under "SwiGLU", W_1, W_2 ∈ R^{d_model × d_ff} (gate and up) and
+    # d_ff = 8/3 d_model; the reference's W_2 (d_ff × d_model) and GPT-2/GPT-3's d_ff = 4 d_model are an ungated MLP's.
+    # The same lines under a heading and paragraph that name no gated unit are judged as before.
+    from symtf.check.checker import check_text
+
+    text = ("# Models\n\n| Feature | GPT-3 (175B) |\n|---|---|\n| Layers | 96 |\n\n## SwiGLU\n\n"
+            "$$\n\\text{SwiGLU}(x) = \\text{Swish}(xW_1) \\otimes (xW_2)\n$$\n\n"
+            "Here $W_1, W_2 \\in \\mathbb{R}^{d_{\\text{model}} \\times d_{\\text{ff}}}$ are separate weights.\n\n"
+            "Usually $d_{\\text{ff}} = \\frac{8}{3} d_{\\text{model}}$ is chosen.\n")
+    found = [f for f in check_text(text) if f.line in (13, 15)]
+    assert not [f for f in found if f.status == "mismatch"], found
+    assert any("gated" in f.message for f in found if f.line == 13)
+    assert any("gated" in f.message for f in found if f.line == 15)
+    plain = text.replace("## SwiGLU", "## MLP").replace("\\text{SwiGLU}", "\\text{MLP}")
+    plain = plain.replace("\\otimes (xW_2)", "W_2")
+    assert {f.line for f in check_text(plain) if f.status == "mismatch"} >= {13, 15}

@@ -530,7 +530,7 @@ def _published_in(text: str) -> list:
 
 def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
                         own: dict | None = None, para: str = "", stated: dict | None = None,
-                        named_anywhere: bool = True) -> list[Finding] | None:
+                        named_anywhere: bool = True, gated=None) -> list[Finding] | None:
     """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one.
 
     A number is a claim about one model: the one the prose names (a published configuration), else the
@@ -539,7 +539,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     heading names, none of whose values agrees with every size the document ``stated`` (d_model = 512 in a post
     titled after a published model), is not this document's model. In a document that names no configuration
     (``named_anywhere`` False) a relation of letters that fails for all of them is not judged: its letters may
-    stand for other sizes than the reference's.
+    stand for other sizes than the reference's; nor one of d_ff where the document's MLP is gated (``gated``, its
+    SwiGLU deviation: ``d_{ff} = \frac{8}{3} d_\text{model}``), which no configuration in symtf.dims is.
     """
     if set(rels) & UNJUDGED:  # a ≪ b, n ∈ {…}: no size claim to judge
         return None
@@ -604,6 +605,10 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         elif failing and not literal and (mine := _with_own_sizes(line, text, a, b, own, unparse(ea))):
             out.append(mine)
             continue
+        elif failing and not literal and gated is not None and dims.d_mlp in (a - b).free_symbols:
+            out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, whose "
+                               f"MLPs are not gated, where this document's is ({gated.evidence!r}, line {gated.line}): "
+                               "its d_ff is not theirs; not compared"))
         elif failing and not literal and not named_anywhere:  # d_k = d_v = d in a table of one head's letters
             out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, which this "
                                "document does not name: its letters may stand for other sizes (its own model)"))

@@ -2,6 +2,7 @@
 teaches."""
 from __future__ import annotations
 
+import bisect
 import re
 from functools import cached_property
 
@@ -18,6 +19,8 @@ from .parse import parse, ParseError
 from .report import Finding
 from .scalars import symbol_name
 from .unparse import unparse
+
+_MLP_WEIGHTS = frozenset({"W_1", "W_2", "W_3"})  # the reference's MLP weights, and a gated MLP's third
 
 
 # a shape mismatch whose only size difference is one head's size against the model width
@@ -108,6 +111,11 @@ class ShapeClaims:
         per size of the model (N and M both n would hide a swap), never the bare d (d_model or d_head)."""
         found = check_shape(line, latex, stated, subjects, ctx)
         for f, subject in zip(found, subjects):
+            if f.status == "mismatch" and _anchor_key(subject) in _MLP_WEIGHTS and (gated := self._gated_here(line)):
+                f.status, f.expected, f.diagnosis = "unchecked", None, None
+                f.message += (f"; but this section's MLP is gated ({gated.evidence!r}, line {gated.line}), whose "
+                              "weights (gate, up, down) the document names in its own way: not judged")
+        for f, subject in zip(found, subjects):
             if f.status == "mismatch" and f.diagnosis == "a transposed shape" and self._written_other_way(line, subject,
                                                                                                          ctx):
                 f.status, f.expected, f.diagnosis = "unchecked", None, None
@@ -134,6 +142,21 @@ class ShapeClaims:
             profile = getattr(self, name)
             if profile:
                 setattr(self, name, {**profile, "sizes": {**profile["sizes"], **learned}})
+
+    def _gated_here(self, line: int):
+        """The gated-MLP deviation (SwiGLU, GeGLU) where the headings or the paragraph of the fragment on ``line``
+        name one, else None (the reference's MLP, W_1 then W_2 around GELU, is not the section's)."""
+        from .document import deviations_in
+
+        k = bisect.bisect_left(self.frags, line, key=lambda frag: frag.line)
+        if k >= len(self.frags) or self.frags[k].line != line:
+            return None
+        text, frag = " ".join(self.frags[k].section), self.frags[k]
+        for j in range(k, max(k - 30, -1), -1):  # the paragraph up to this fragment (bounded)
+            if self.frags[j].block != frag.block:
+                break
+            text += " " + self.frags[j].before
+        return next((d for d in deviations_in(text, line) if d.id == "swiglu"), None)
 
     def _written_other_way(self, line: int, subject, ctx) -> bool:
         r"""Does a display just before ``line`` (within 6 lines) multiply ``subject`` from the other side than the
@@ -239,7 +262,7 @@ class ShapeClaims:
         lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
         own = self.own_sizes(ctx)
         sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else own, para, own,
-                                    self.configuration_named)
+                                    self.configuration_named, self._gated_here(line))
         if sized is None:
             return False
         if loose and any(f.status == "mismatch" and f.basis != "document" for f in sized):
