@@ -2126,6 +2126,15 @@ def test_a_second_value_on_the_line_that_set_a_letter_is_another_case():
     assert [f.status for f in _claims(other, 5)] == ["mismatch"]  # on another line: as before
 
 
+def test_a_value_after_a_letters_setting_in_one_chain_is_what_the_setting_selects():
+    # a scanned statistics note: "Look up $F_{critical}(2,2)$ at $\alpha=0.05\approx19.0$": the critical value at
+    # that level, written on in the chain that set alpha; a value within rounding of the setting is still judged
+    text = "# Test\n\nLook up $F_{critical}(2,2)$ at $\\alpha=0.05\\approx19.0$ in a table.\n"
+    assert [f.status for f in _claims(text, 3)] == ["unchecked", "unchecked"]
+    close = "# Test\n\nLook up the value at $\\alpha=0.05\\approx0.06$ in a table.\n"
+    assert [f.status for f in _claims(close, 3)] == ["unchecked", "mismatch"]
+
+
 def test_ascii_double_bars_are_a_norm_but_not_between_absolute_values():
     from symtf.check.macros import simplify
     assert simplify("\\frac{q_j}{||q_j||}") == "\\frac{q_j}{\\|q_j\\|}"  # heldout27 smspillaz-reformer 143

@@ -429,6 +429,11 @@ class Links:
         verdict = judge_scalar(a, b, rel, self.scalars, text, line, self.unit)
         if verdict is None:
             return False
+        if verdict.status == "mismatch" and a is not None and a[0] == "num" and self._after_setting(a, b, rel, line):
+            self.add(line, link, "unchecked", "numeric", f"follows a letter's setting to {unparse(a)} on this line "
+                     "with a value farther from it than any rounding (\\alpha = 0.05 \\approx 19.0: the value of what "
+                     "the setting selects, written in one chain): not judged")
+            return True
         if verdict.status == "mismatch" and self._case_on_the_line(a, b, rel, line):
             name = symbol_name(a)
             self.add(line, link, "unchecked", "definition", f"gives ${name}$ a second printed value on the line that "
@@ -455,6 +460,19 @@ class Links:
         except (NotScalar, TypeError, ValueError, ZeroDivisionError):
             return False
         return abs(second - first) > CASE_GAP * max(abs(first), abs(second))  # 3750 then ≈ 3700: a rounding, judged
+
+    def _after_setting(self, a, b, rel, line: int) -> bool:
+        """``\\alpha = 0.05 \\approx 19.0`` (the critical value at that level): the printed ``a`` is the value a letter
+        was set to on this line, and ``b``, approximately, is farther from it than any rounding (:data:`CASE_GAP`)."""
+        if rel != "≈" or b is None or any(n[0] == "sym" for n in walk([b])):
+            return False
+        try:
+            first, second = float(to_sympy(a)), float(to_sympy(b))
+        except (NotScalar, TypeError, ValueError, ZeroDivisionError):
+            return False
+        set_here = any(at == line and value.is_number and float(value) == first
+                       for value, at in self.scalars.values.values())
+        return set_here and abs(second - first) > CASE_GAP * max(abs(first), abs(second))
 
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the
