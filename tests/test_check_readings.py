@@ -1663,6 +1663,19 @@ def test_a_softmax_scale_that_cancels():
     assert all(f.status != "mismatch" for f in DocumentChecker(shown).run())
 
 
+def test_a_temperature_outside_the_numerators_exponential_only():
+    """heldout39 dmol-attention-layers 151 (after the set's first run): ``\\text{hardmax}(x) = \\lim_{T \\to 0}
+    \\frac{e^x / T}{\\sum_i e^{x_i / T}}``: the sum's terms divide the exponent by T, the numerator its exponential."""
+    wrong = "$$\\text{hardmax}(x) = \\lim_{T\\rightarrow0}\\frac{e^\\vec{x} / T}{\\sum_i e^ {x_i / T}}$$\n"
+    (f,) = [f for f in DocumentChecker(wrong).run() if f.kind == "claim"]
+    assert f.status == "mismatch" and f.diagnosis == "the scale outside the numerator's exponential"
+    for right in ("$$\\text{hardmax}(x) = \\lim_{T\\rightarrow0}\\frac{e^{x / T}}{\\sum_i e^{x_i / T}}$$\n",
+                  "$$a_j = \\frac{e^{x_j}/2}{\\sum_i e^{x_i/2}}$$\n"):  # a number's scale: not this finder's
+        assert all(f.status != "mismatch" for f in DocumentChecker(right).run())
+    scaled = "$$a_{ij} = \\frac{e^{q_i k_j}/\\sqrt{d}}{\\sum_l e^{q_i k_l/\\sqrt{d}}}$$\n"
+    assert [f.status for f in DocumentChecker(scaled).run() if f.kind == "claim"] == ["mismatch"]
+
+
 def test_a_gradient_clipped_by_min():
     """heldout4 cs324-training 347: ``g_t \\leftarrow g_t / \\min(1, \\|g\\|_2)`` does not clip."""
     (f,) = [f for f in DocumentChecker("$$g_t \\leftarrow g_t / \\min(1, \\|g\\|_2)$$\n").run() if f.kind == "claim"]

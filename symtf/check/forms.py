@@ -204,6 +204,35 @@ def scale_outside(exprs) -> str | None:
     return None
 
 
+def _exponent(node) -> str:
+    """The exponent of ``e^{…}`` or the argument of ``\\exp(…)`` as LaTeX; "" for any other node."""
+    if node[0] == "sym" and node[1] == "e" and node[3]:
+        return node[3]
+    if node[0] == "call" and node[1] == "exp" and len(node[3]) == 1:
+        return unparse(node[3][0])
+    return ""
+
+
+def scale_in_terms_only(exprs) -> str | None:
+    r"""``\frac{e^x / T}{\sum_i e^{x_i / T}}``: a normalising fraction whose numerator divides its exponential by a
+    scale that every summed term divides its exponent by. A softmax with a temperature divides inside both; as
+    written the numerator is no term of the sum (and the ratios do not sum to 1). The scale as LaTeX, or None."""
+    for node in walk(list(exprs)):
+        outer = quotient(node)
+        if outer is None or outer[1][0] != "sum":
+            continue
+        top, term = quotient(outer[0]), outer[1][4]
+        if top is None or top[1][0] not in ("sym", "sqrt") or \
+                quotient(term) is not None or not _exponential(top[0]):
+            continue
+        scale = re.escape(unparse(top[1]))
+        inside = re.compile(r"/\s*" + scale + r"(?![A-Za-z0-9_])|\}\s*\{\s*" + scale + r"\s*\}")
+        if any(inside.search(_exponent(n)) for n in walk([term])) and \
+                not any(inside.search(_exponent(n)) for n in walk([top[0]])):
+            return unparse(top[1])
+    return None
+
+
 def clip_by_min(exprs) -> str | None:
     r"""``g_t / \min(1, \|g\|_2)``: a gradient divided by the smaller of 1 and its norm, which leaves a large gradient
     as it is and enlarges a small one (clipping divides by the larger, ``\max(1, \|g\|/c)``); the quotient, or None."""
@@ -229,6 +258,9 @@ _cancels = _said("the scale ${found}$ divides the exponential and every term of 
 _clip = _said("${found}$ divides by the smaller of 1 and the norm: a gradient longer than 1 is left as it is and a "
               "shorter one is lengthened; clipping divides by the larger, $\\max(1, \\|g\\| / c)$",
               "min for max in the clipping factor")
+_outside = _said("the numerator divides its exponential by ${found}$ where every term of the normalising sum divides its "
+                 "exponent by it: the numerator is no term of the sum (a softmax with temperature divides inside both, "
+                 "$e^{x_j / {found}} / \\sum_i e^{x_i / {found}}$)", "the scale outside the numerator's exponential")
 _unused = _said("the terms of the sum over ${found}$ do not depend on ${found}$ (an index of the terms is wrong, or the "
                 "sum is not needed)", "the summation index is not used in its terms")
 
@@ -253,6 +285,7 @@ SLIPS = (
     (lambda exprs, rels: over_one_minus_one(exprs), _zero),
     (lambda exprs, rels: plus_mean(exprs), _added),
     (lambda exprs, rels: scale_outside(exprs), _cancels),
+    (lambda exprs, rels: scale_in_terms_only(exprs), _outside),
     (lambda exprs, rels: clip_by_min(exprs), _clip),
     (lambda exprs, rels: idle_sum(exprs), _unused),
     (lambda exprs, rels: collapsed_sum(exprs), _collapsed),
