@@ -90,6 +90,16 @@ def test_a_sum_whose_terms_do_not_use_its_index_is_a_mismatch():
     assert [g.diagnosis for g in _claims(idle, 3)] == ["the summation index is not used in its terms"]
 
 
+def test_a_sum_of_one_term_that_the_chain_writes_as_count_times_term_is_meant():
+    # a scanned paper's appendix: with every key alike, \sum_{j=1}^{t} e^{q k^T} is then written t e^{q k^T} and
+    # the weight 1/t: the constant sum on purpose; the same sum where no side counts it stays a slip
+    text = ("# Sink\n\n$$A_{i} = \\frac{e^{q^{h} k^{h}}}{\\sum_{j=1}^{t} e^{q^{h} k^{h}}} = "
+            "\\frac{e^{q^{h} k^{h}}}{t e^{q^{h} k^{h}}} = \\frac{1}{t}$$\n")
+    assert all(g.status != "mismatch" for g in _claims(text, 3))
+    alone = "# Sink\n\n$$A_{i} = \\frac{e^{q^{h} k^{h}}}{\\sum_{j=1}^{t} e^{q^{h} k^{h}}}$$\n"
+    assert [g.diagnosis for g in _claims(alone, 3)] == ["the summation index is not used in its terms"]
+
+
 def test_a_dot_between_two_vectors_is_their_inner_product():
     text = "# Attention\n\n$$S_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d_\\text{head}}}$$\n"
     (f,) = _claims(text, 3, "column")
