@@ -53,7 +53,7 @@ class Anchoring:
     def _named_scalars(self, f) -> set:
         """The size letters the prose names (``$k$, representing the projection dimension``) in a product whose
         matrices' inner sizes differ: a misfit of the matrices that no value of a scalar size can mend, so those
-        letters need no tie of their own. None for any other claim."""
+        letters need no tie of their own. Empty for any other claim."""
         if f.rule != "shape" or not f.message.startswith("inner sizes of the product differ"):
             return set()
         return {k for k in f.symbols if (m := self.model.meanings.get(k)) is not None and m.kind == "size" and m.size}

@@ -258,8 +258,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                 f.basis = "published"
                 self.findings.append(f)
         for step in (self._contradictions, self._refined_later, self._stored_as_used, self._convention_conflicts,
-                     self._circular,
-                     self._hypotheses, self._arithmetic, self._anchor,
+                     self._circular, self._hypotheses, self._arithmetic, self._anchor,
                      self._introduced):  # last: what the anchoring leaves a mismatch, where the letter is first written
             try:
                 step()
@@ -271,11 +270,12 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         return self.findings
 
     def _stored_as_used(self) -> None:
-        r"""A shape against the reference's that the document's own shapes make hold: ``W_Q \in \mathbb{R}^{d_k \times
-        d}`` (the reference's W_Q transposed) where the shape arithmetic of another line used this declaration and
-        held (``Q = XW_Q^\top \in \mathbb{R}^{n \times d_k}``), and that line's ``Q = XW_Q^\top``, whose product the
-        reference's W_Q does not fit: the document stores the weight the other way round and uses it so,
-        consistently. Unchecked, with why (a use its declarations do not fit is their mismatch, judged apart)."""
+        r"""A shape against the reference's that the document's own shapes make hold: ``W_Q \in
+        \mathbb{R}^{d_k \times d}`` (the reference's W_Q transposed) where the shape arithmetic of another line used
+        this declaration and held (``Q = XW_Q^\top \in \mathbb{R}^{n \times d_k}``), and that line's
+        ``Q = XW_Q^\top``, whose product the reference's W_Q does not fit: the document stores the weight the other
+        way round and uses it so, consistently. Unchecked, with why (a use its declarations do not fit is their
+        mismatch, judged apart)."""
         held = {f.line for f in self.findings if f.status == "verified" and f.basis == "document" and f.rule == "shape"}
         by_declaration, by_use = {}, {}
         for name, at, use in sorted(self.declared.confirmed):

@@ -431,8 +431,8 @@ class Links:
             return False
         if verdict.status == "mismatch" and a is not None and a[0] == "num" and self._after_setting(a, b, rel, line):
             self.add(line, link, "unchecked", "numeric", f"follows a letter's setting to {unparse(a)} on this line "
-                     "with a value farther from it than any rounding (\\alpha = 0.05 \\approx 19.0: the value of what "
-                     "the setting selects, written in one chain): not judged")
+                     "with a value farther from it than any rounding: the value of what the setting selects (a "
+                     "critical value at a level), written on in one chain; not judged")
             return True
         if verdict.status == "mismatch" and self._case_on_the_line(a, b, rel, line):
             name = symbol_name(a)
