@@ -257,3 +257,14 @@ def test_a_size_named_by_a_participle_ties_its_letter_in_a_product_that_misfits(
     assert slip.status == "mismatch" and slip.rule == "shape"
     right = text.replace("softmax(\\frac{Q^TK}{\\sqrt{k}}V)", "softmax(\\frac{QK^T}{\\sqrt{k}})V")
     assert all(f.status != "mismatch" for f in check_text(right))
+
+
+def test_a_colon_after_a_letter_in_a_notation_list_says_what_it_is():
+    # corpus omniverse-gpt-notations 17-19 ("- $D$: Embedding dimension."): a notation list with colons gives each
+    # letter its phrase, as one with dashes or verbs does; a comma alone still does not
+    from symtf.check.document import meaning_from_prose
+
+    said = meaning_from_prose("D", 18, "-   ", ": Embedding dimension. In the original paper")
+    assert said is not None and said.size == "d_model"
+    assert meaning_from_prose("h", 19, "- ", ": number of heads").size == "H"
+    assert meaning_from_prose("D", 18, "we use ", ", the model dimension") is None

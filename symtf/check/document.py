@@ -115,10 +115,10 @@ def _data() -> tuple:
     return phrases, index_nouns, devs
 
 
-_AFTER = re.compile(r"^\s*[,:]?\s*(?:\(\s*|[—–]\s*|--?\s+|"  # (, a dash, or a verb opens the phrase
+_AFTER = re.compile(r"^\s*(?:[:：]\s*|[,:]?\s*(?:\(\s*|[—–]\s*|--?\s+|"  # a colon, (, a dash, or a verb opens it
                     r"(?:is|denotes|represents|stands for|refers to|will be|be|are|as|for|is called|"
                     r"(?:which|that) (?:is|denotes|represents)|representing|denoting|standing for)\s+|"
-                    r"(?=(?:attention |transformer |decoder |encoder )?(?:heads|layers)\b))"
+                    r"(?=(?:attention |transformer |decoder |encoder )?(?:heads|layers)\b)))"
                     r"(?:the|a|an|our|its|their)?\s*(?P<phrase>[^.;:$()]{0,80})")
 _BEFORE = re.compile(r"(?:the|a|an|our|its|their|with|of)\s+(?P<phrase>[^.;:$()]{0,80}?)\s*[,(]?\s*$")
 
