@@ -96,7 +96,7 @@ def idle_sum(exprs) -> str | None:
     are indexed by other letters, if any; a sum of an unindexed term (``\sum_{i=1}^n 1``) is a count, not this."""
     from .binding import exponentials
 
-    sides = exponentials(list(exprs))
+    sides, products = exponentials(list(exprs)), None
     for node in walk(sides):
         if node[0] != "sum" or not node[1]:
             continue
@@ -108,20 +108,27 @@ def idle_sum(exprs) -> str | None:
         bare = any(n[0] == "sym" and _ACCENT.sub(r"\1", n[1]) == var and (n[2] is None or var in _SAMPLES)
                    for n in walk(body))  # P(w \mid c_i) over w; \overline{t} over t; x_j, a coordinate, over x
         scripted = re.search(r"[_^]\{?\s*" + var + r"(?![A-Za-z])", unparse(body))  # \mathbb{P}^c over c
-        if letters and var not in letters and not bare and not scripted and not _counted(node, sides):
-            return var  # the terms are indexed, but not by the sum's variable
+        if letters and var not in letters and not bare and not scripted:
+            products = _products(sides) if products is None else products
+            if not (node[3] and _bare(node[3]), _bare(unparse(body))) in products:
+                return var  # the terms are indexed, but not by the sum's variable
     return None
 
 
-def _counted(node, exprs) -> bool:
-    r"""Does a side of the chain write the sum ``node`` as its count times its term (``\sum_{j=1}^{t} e^{a}``, then
-    ``t e^{a}``)? The text then sums a constant on purpose (all keys alike), not by a slip of the index."""
-    upper, body = node[3], node[4]
-    if not upper:
-        return False
-    want = {re.sub(r"\s+", "", upper), re.sub(r"\s+", "", unparse(body))}
-    return any(n[0] == "mul" and {re.sub(r"\s+", "", unparse(n[1])), re.sub(r"\s+", "", unparse(n[2]))} == want
-               for n in walk(list(exprs)))
+def _bare(latex: str) -> str:
+    return re.sub(r"\s+", "", latex)
+
+
+def _products(sides) -> set:
+    r"""The two-factor products the chain writes, as (factor, factor) pairs both ways round: a sum of one term that a
+    side writes as its count times that term (``\sum_{j=1}^{t} e^{a}``, then ``t e^{a}``) sums a constant on purpose
+    (all keys alike), not by a slip of the index. One walk per chain."""
+    out = set()
+    for n in walk(sides):
+        if n[0] == "mul" and len(n) > 2:
+            a, b = _bare(unparse(n[1])), _bare(unparse(n[2]))
+            out |= {(a, b), (b, a)}
+    return out
 
 
 _SAMPLES = frozenset("xyz")  # a sum over x (a sample, a vector) uses x in its coordinate x_j; a sum over k of k_j does not
