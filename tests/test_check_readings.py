@@ -1738,6 +1738,8 @@ def test_more_spellings_of_relations_and_braces():
 
     assert clean("a \\leqslant b \\geqslant c") == "a \\le b \\ge c"
     assert clean("\\lbrace x_i \\rbrace") == "\\{ x_i \\}" and clean("\\underline{x}_i") == "x_i"
+    # heldout6 leloykun 349: an underlined product with braces of its own (two levels) is its content too
+    assert clean("B \\underline{(\\prod_{j'=j+1}^{n_h} A_{i,j'})} C") == "B (\\prod_{j'=j+1}^{n_h} A_{i,j'}) C"
 
 
 def test_perpendicular_and_congruent_are_relations_not_judged():

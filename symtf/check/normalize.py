@@ -28,7 +28,7 @@ _SUBST = [
     (re.compile(r"\\(?:geq?|geqslant)(?![a-zA-Z])"), r"\\ge"),
     (re.compile(r"\\lbrace(?![a-zA-Z])"), r"\\{"),
     (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
-    (re.compile(r"\\underline\s*\{([^{}]*)\}"), r"\1"),  # \underline{x}: emphasis, the letter
+    (re.compile(r"\\underline\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"), r"\1"),  # \underline{x}: emphasis
     (re.compile(r"\\neq?(?![a-zA-Z])"), r"\\ne"),
     (re.compile(r"\\(?:intercal|top|mathsf\{T\}|mathrm\{T\})(?![a-zA-Z])"), r"\\top"),
     (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
