@@ -1731,6 +1731,19 @@ def test_a_documents_macro_does_not_eat_a_longer_command():
     assert "\\mathbb{R}" in simplify("b \\in \\R^d", macros) and simplify("\\xi", macros) == "\\xi"
 
 
+def test_a_sites_bold_and_transpose_macros():
+    """heldout40 technion-cs236781 (after the set's first run): the course site defines ``\\bb`` (bold) and ``\\Tr``
+    (transpose) in its MathJax configuration, not in the page; ``\\bb{R}`` stays the reals, a ``\\Tr`` that is no
+    superscript (a trace) is left alone, and a page's own definition wins."""
+    from symtf.check.macros import document_macros, simplify
+
+    assert simplify("\\bb{W} _{hy}^\\Tr \\bb{x}_t").split() == ["W", "_{hy}^\\top", "x_t"]
+    assert simplify("x \\in \\bb{R}^d") == "x \\in \\mathbb{R}^d" and simplify("A^{\\T} B").split() == ["A^\\top", "B"]
+    assert simplify("\\Tr(A)") == "\\Tr(A)"
+    page = "$$\\newcommand{\\T}{\\mathsf{T}}$$\n"
+    assert simplify("A^\\T", document_macros(page)).replace(" ", "") == "A^T"  # the page's own \\T expands first
+
+
 def test_more_spellings_of_relations_and_braces():
     """heldout23 scutan90 24, 41 (``\\leqslant``), heldout11 atcold 22, 66 (``\\lbrace x_i \\rbrace``), ``\\underline``:
     unsupported commands that had left the fragments unparsed."""

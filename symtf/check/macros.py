@@ -84,6 +84,11 @@ _BBB = re.compile(r"\\Bbb\s*\{?\s*([A-Za-z])\s*\}?")  # plain TeX's \Bbb F is \m
 _REALS = re.compile(r"\\(?:reals|Reals|R)(?![A-Za-z])")  # KaTeX's \reals, \R: the real numbers
 # x \in R^{n \times d}: a plain R after \in, raised to a size, written for the real numbers (a matrix R is not a set)
 _PLAIN_REALS = re.compile(r"(\\in\s*)R(?=\s*\^)")
+# a site's own macros, defined in its MathJax or KaTeX configuration, not in the page: \bb{W} for a bold letter (its
+# blackboard letters aside: \bb{R}), and a superscript \T, \Tr, \tr, \trans for the transpose (no trace is a superscript)
+_SITE_BOLD = re.compile(r"\\bb\s*\{\s*([A-Za-z0-9])\s*\}")
+_SITE_TRANSPOSE = re.compile(r"\^\s*(?:\\(?:T|Tr|tr|trans|transp|transpose)(?![A-Za-z])|"
+                             r"\{\s*\\(?:T|Tr|tr|trans|transp|transpose)\s*\})")
 _XARROW = re.compile(r"\\x(right|left)arrow\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}")  # a labelled arrow
 _CAL = re.compile(r"\\(?:mathcal|mathscr|mathfrak|cal)\s*\{?\s*([A-Za-z])\s*\}?")
 _DROP_ARG = re.compile(r"\\(?:color|label|tag|vphantom|hphantom|phantom|hspace\*?|vspace\*?|kern|mkern|hskip)\s*"
@@ -202,6 +207,9 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     text = _OVER.sub(r"\1", text)
     text = _BRACE.sub(r"\1", text)
     text = _SITE_OPERATOR.sub(_site_operator, text)
+    if "\\bb" in text:
+        text = _SITE_BOLD.sub(lambda m: ("\\mathbb{%s}" if m.group(1) in "RNZCQ" else "\\mathbf{%s}") % m.group(1), text)
+    text = _SITE_TRANSPOSE.sub(r"^\\top ", text)
     for _ in range(3):  # nested fonts: \mathbf{\mathrm{x}}; a word in a font is a name (\mathrm{softmax})
         new = _AFTER_COMMAND.sub(r"\1 \2", text)  # \Delta\mathbf{e}: the letter stays apart from the command
         new = _FONT.sub(_unfont, new)
