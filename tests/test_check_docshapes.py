@@ -11,6 +11,10 @@ DECLARED = (
 )
 
 
+def _mismatches(found) -> list:
+    return [f for f in found if f.status == "mismatch"]
+
+
 def _only(text, latex):
     return [f for f in check_text(DECLARED + text) if f.latex == latex]
 
@@ -306,14 +310,12 @@ def test_a_where_clause_in_another_language_covers_the_display_it_explains():
     # a scan of an unseen Chinese post: "其中 … W_2 \in \mathbb{R}^{d_{ff},d_{m}}" after the FFN's display; the
     # clause (其中, "where") declares the FFN's W_1 and W_2 anew (W_i was an earlier section's head block), and its
     # comma-separated shape is d_ff × d_m
-    from symtf.check.checker import check_text
-
     text = ("# Heads\n\n$$\nW=[W_{1}|W_{2}]\n$$\n\n其中 $W_{i}\\in \\mathbb{R}^{d_{m}\\times d_{h}}$。\n\n## FFN\n\n"
             "$$\nFFN(X)=\\sigma(XW_{1}+b_{1})W_{2}+b_{2}\n$$\n\n"
             "其中，$X\\in \\mathbb{R}^{N\\times d_{m}}$，$W_{1}\\in \\mathbb{R}^{d_{m}\\times d_{ff}}$，"
             "$W_{2}\\in \\mathbb{R}^{d_{ff},d_{m}}$。\n")
     found = check_text(text)
-    assert not [f for f in found if f.status == "mismatch"], [f for f in found if f.status == "mismatch"]
+    assert not _mismatches(found), _mismatches(found)
     (w2,) = [f for f in found if f.line == 15 and "W_{2}" in f.latex]
     assert w2.status != "unparsed" and "d_{ff} \\times d_{m}" in w2.latex
     # the same FFN where the clause is not one (no "where"): the earlier section's W_i still holds there
@@ -325,14 +327,12 @@ def test_a_weight_declared_the_other_way_round_and_used_so_is_not_a_mismatch():
     # a scan of an unseen study note: q_i = W_Q x_i, "where W_Q ∈ R^{d_k × d}", then Q = X W_Q^T ∈ R^{n × d_k}
     # (nn.Linear's storage): the declaration and the product hold by the document's own shapes; the reference's
     # W_Q (d_model × d_head, by rows) does not decide them. Without the transpose the product is a mismatch.
-    from symtf.check.checker import check_text
-
     text = ("# Attention\n\nLet $X \\in \\mathbb{R}^{n \\times d}$ hold the tokens. For each token we learn two maps:\n\n"
             "$$\nq_i = W_Q x_i, \\quad k_i = W_K x_i\n$$\n\n"
             "where $W_Q, W_K \\in \\mathbb{R}^{d_k \\times d}$.\n\nIn matrix form:\n\n"
             "$$\nQ = XW_Q^\\top \\in \\mathbb{R}^{n \\times d_k}\n$$\n")
     found = check_text(text)
-    assert not [f for f in found if f.status == "mismatch"], [f for f in found if f.status == "mismatch"]
+    assert not _mismatches(found), _mismatches(found)
     product = next(f for f in found if f.latex == "Q = XW_Q^\\top")
     assert product.status == "unchecked" and "makes it fit" in product.message
     slipped = [f for f in check_text(text.replace("XW_Q^\\top", "XW_Q")) if f.line == 14]

@@ -28,6 +28,7 @@ class Anchoring:
                     contested.setdefault(f.defines, set()).add(id(f))
         self.model.anchored = anchored
         self._own_definitions_first()
+        self._stored_as_used()
         self._consistent_shapes()
         declared = any(f.rule == "shape" and f.status == "verified" and f.basis == "reference" and "stated" not in
                        f.message and f.symbols for f in self.findings)  # the document's declarations fit the reference
@@ -119,6 +120,37 @@ class Anchoring:
                     f.message = (f"this document states the same shape for ${key}$ every time (lines {lines}); it "
                                  f"differs from the reference model ({f.message}): a simplification of its own, "
                                  "not a contradiction")
+
+    def _stored_as_used(self) -> None:
+        r"""A shape against the reference's that the document's own shapes make hold: ``W_Q \in
+        \mathbb{R}^{d_k \times d}`` (the reference's W_Q transposed) where the shape arithmetic of another line used
+        this declaration and held (``Q = XW_Q^\top \in \mathbb{R}^{n \times d_k}``), and that line's
+        ``Q = XW_Q^\top``, whose product the reference's W_Q does not fit: the document stores the weight the other
+        way round and uses it so, consistently. Unchecked, with why (a use its declarations do not fit is their
+        mismatch, judged apart)."""
+        held = {f.line for f in self.findings if f.status == "verified" and f.basis == "document" and f.rule == "shape"}
+        by_declaration, by_use = {}, {}
+        for name, at, use in sorted(self.declared.confirmed):
+            if use in held:
+                by_declaration.setdefault((name, at), use)
+                by_use.setdefault((name, use), at)
+        for f in self.findings:
+            if f.status != "mismatch" or f.rule != "shape" or f.basis != "reference":
+                continue
+            names = sorted(f.symbols)
+            declared = next(((name, use) for name in names if (use := by_declaration.get((name, f.line))) and
+                             use != f.line and f.diagnosis == "a transposed shape"), None)
+            used = next(((name, at) for name in names if (at := by_use.get((name, f.line)))), None)
+            if declared:
+                why = (f"this document uses its declaration so on line {declared[1]} (its shape arithmetic holds "
+                       "there): the matrix stored the other way round, consistently")
+            elif used:
+                why = (f"this document's declaration of ${used[0]}$ (line {used[1]}) makes it fit (its shape "
+                       "arithmetic holds on this line): the document's own shapes, not the reference's")
+            else:
+                continue
+            f.status, f.expected, f.diagnosis = "unchecked", None, None
+            f.message += f"; but {why}; not judged"
 
 
 def _weight_side(latex: str) -> str | None:

@@ -223,15 +223,6 @@ def scale_outside(exprs) -> str | None:
     return None
 
 
-def _exponent(node) -> str:
-    """The exponent of ``e^{…}`` or the argument of ``\\exp(…)`` as LaTeX; "" for any other node."""
-    if node[0] == "sym" and node[1] == "e" and node[3]:
-        return node[3]
-    if node[0] == "call" and node[1] == "exp" and len(node[3]) == 1:
-        return unparse(node[3][0])
-    return ""
-
-
 def scale_in_terms_only(exprs) -> str | None:
     r"""``\frac{e^x / T}{\sum_i e^{x_i / T}}``: a normalising fraction whose numerator divides its exponential by a
     scale that every summed term divides its exponent by. A softmax with a temperature divides inside both; as
@@ -244,12 +235,17 @@ def scale_in_terms_only(exprs) -> str | None:
         if top is None or top[1][0] not in ("sym", "sqrt") or \
                 quotient(term) is not None or not _exponential(top[0]):
             continue
-        scale = re.escape(unparse(top[1]))
-        inside = re.compile(r"/\s*" + scale + r"(?![A-Za-z0-9_])|\}\s*\{\s*" + scale + r"\s*\}")
-        if any(inside.search(_exponent(n)) for n in walk([term])) and \
-                not any(inside.search(_exponent(n)) for n in walk([top[0]])):
+        if _divided_inside(term, top[1]) and not _divided_inside(top[0], top[1]):
             return unparse(top[1])
     return None
+
+
+def _divided_inside(node, scale) -> bool:
+    """Does an exponential in ``node`` divide its exponent by ``scale`` (``e^{x_i / T}``, ``\\exp(a / \\sqrt{d})``)?"""
+    from .binding import exponentials
+
+    return any(n[0] == "call" and n[1] == "exp" and len(n[3]) == 1 and (q := quotient(n[3][0])) is not None and
+               q[1] == scale for n in walk(exponentials([node])))
 
 
 def clip_by_min(exprs) -> str | None:

@@ -32,6 +32,18 @@ _UNSCALED = parse(r"\sqrt{d_\text{head}}")[1][0]  # the reference's scale of the
 CASE_GAP = 0.25  # a second value on a letter's line this far from the first (relative) is another case's, no rounding
 
 
+def _beyond_rounding(first: float, b) -> bool:
+    """Is the printed ``b`` (no letter in it) farther from ``first`` than any rounding of either (:data:`CASE_GAP`)?
+    3750 then ≈ 3700 is a rounding, judged; 5/36 then ≈ 0.41 is another value."""
+    if b is None or any(n[0] == "sym" for n in walk([b])):
+        return False
+    try:
+        second = float(to_sympy(b))
+    except (NotScalar, TypeError, ValueError, ZeroDivisionError):
+        return False
+    return abs(second - first) > CASE_GAP * max(abs(first), abs(second))
+
+
 def _compact(latex: str) -> str:
     """``latex`` without spaces, braces around a lone transpose mark or font commands, each transpose written ``^T``:
     for finding one product written twice (``QK^\top`` and ``Q K^{T}``)."""
@@ -449,30 +461,26 @@ class Links:
 
     def _case_on_the_line(self, a, b, rel, line: int) -> bool:
         """``\\beta = 5/36`` (2D); ``\\beta \\approx 0.41`` (3D): a letter set to a printed value and given another,
-        approximately, on the same line, farther from it than any rounding (:data:`CASE_GAP`): two cases' values."""
-        if rel != "≈" or a is None or a[0] != "sym" or b is None or any(n[0] == "sym" for n in walk([b])):
+        approximately, on the same line, farther from it than any rounding (:func:`_beyond_rounding`): two cases'
+        values."""
+        if rel != "≈" or a is None or a[0] != "sym":
             return False
         given = self.scalars.values.get(symbol_name(a))
-        if given is None or given[1] != line or not given[0].is_number:
-            return False
-        try:
-            first, second = float(given[0]), float(to_sympy(b))
-        except (NotScalar, TypeError, ValueError, ZeroDivisionError):
-            return False
-        return abs(second - first) > CASE_GAP * max(abs(first), abs(second))  # 3750 then ≈ 3700: a rounding, judged
+        return given is not None and given[1] == line and given[0].is_number and _beyond_rounding(float(given[0]), b)
 
     def _after_setting(self, a, b, rel, line: int) -> bool:
         """``\\alpha = 0.05 \\approx 19.0`` (the critical value at that level): the printed ``a`` is the value a letter
-        was set to on this line, and ``b``, approximately, is farther from it than any rounding (:data:`CASE_GAP`)."""
-        if rel != "≈" or b is None or any(n[0] == "sym" for n in walk([b])):
+        was set to on this line, and ``b``, approximately, is farther from it than any rounding
+        (:func:`_beyond_rounding`)."""
+        if rel != "≈":
             return False
         try:
-            first, second = float(to_sympy(a)), float(to_sympy(b))
+            first = float(to_sympy(a))
         except (NotScalar, TypeError, ValueError, ZeroDivisionError):
             return False
         set_here = any(at == line and value.is_number and float(value) == first
                        for value, at in self.scalars.values.values())
-        return set_here and abs(second - first) > CASE_GAP * max(abs(first), abs(second))
+        return set_here and _beyond_rounding(first, b)
 
     def _record(self, line, link, a, b, rel, links, out, ctx, back: dict | None = None):
         """The finding of a judged link, with a diagnosis and the expected form for a mismatch (``back``: the

@@ -151,12 +151,17 @@ class ShapeClaims:
         k = bisect.bisect_left(self.frags, line, key=lambda frag: frag.line)
         if k >= len(self.frags) or self.frags[k].line != line:
             return None
-        text, frag = " ".join(self.frags[k].section), self.frags[k]
-        for j in range(k, max(k - 30, -1), -1):  # the paragraph up to this fragment (bounded)
-            if self.frags[j].block != frag.block:
-                break
-            text += " " + self.frags[j].before
+        text = " ".join(self.frags[k].section) + " " + self._paragraph(k)
         return next((d for d in deviations_in(text, line) if d.id == "swiglu"), None)
+
+    def _paragraph(self, k: int) -> str:
+        """The prose of fragment ``k``'s paragraph up to it (at most 30 fragments back: bounded)."""
+        para = ""
+        for j in range(k, max(k - 30, -1), -1):
+            if self.frags[j].block != self.frags[k].block:
+                break
+            para = self.frags[j].before + " " + para
+        return para
 
     def _written_other_way(self, line: int, subject, ctx) -> bool:
         r"""Does a display just before ``line`` (within 6 lines) multiply ``subject`` from the other side than the
@@ -250,11 +255,7 @@ class ShapeClaims:
         if ctx.profile["sizes"].get("d") == "d_head" and _D_VALUED.search(frag.latex) and _HEAD_WIDTH.search(frag.latex):
             self._learn({"d": "d_model"}, line)  # "d = 4096, h = 32, d_k = 128": the bare d is the model width
             ctx = ctx.with_(profile={**ctx.profile, "sizes": {**ctx.profile["sizes"], "d": "d_model"}})
-        para = ""
-        for k in range(index, max(index - 30, -1), -1):  # the paragraph up to this fragment (bounded)
-            if self.frags[k].block != frag.block:
-                break
-            para = self.frags[k].before + " " + para
+        para = self._paragraph(index)
         after = re.split(r"(?<=[.!?])\s|\n\n", frag.after, maxsplit=1)[0][:200]  # the rest of its sentence
         prose = para + " " + after + " " + " ".join(frag.section)  # the model a sentence or its section names
         loose = sorted({_anchor_key(n) for n in walk(exprs) if n[0] == "sym"} & set(ctx.profile.get("ambiguous", ())) -
