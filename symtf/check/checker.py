@@ -35,6 +35,7 @@ from .scalars import ScalarBook, symbol_name
 from .own_letters import OwnLetters, prose_scalars, table_scalars
 from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
+from .data import load
 from .worked import Worked
 from .declaring import Declaring
 from .shape_claims import ShapeClaims
@@ -127,6 +128,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self._last_exprs: dict = {}  # fragment index → the last side its statements wrote (a chain may go on)
         self._lines = text.splitlines()  # the source's lines, split once
         self._projected: set | None = None  # of Q, K, V: the letters the document defines as projections (Q = XW_Q)
+        self.side_by_side: dict = {}  # X -> the line of "each column …: X = (x_1, x_2, …)": its x_i as columns
         self.shape_cells, self.subjects = self._table_layout()  # a table's Shape cells and the cells they are of
         self.model = self._read_model(text)
         own = {**table_scalars(self.tables), **prose_scalars(self.model.meanings)}  # the document's own scalars
@@ -311,11 +313,24 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         for a weight: ``q_i = W^Q x_i`` verified by columns, then ``W^Q \in \mathbb{R}^{d \times d_k}`` by rows."""
         first: dict = {}
         weights: dict = {}  # a weight → the first verified definition that uses it, with the reading it holds in
+        defined: dict = {}  # a letter → the lines of every definition of it, whatever its status
+        for f in self.findings:
+            if f.kind == "claim" and f.defines:
+                defined.setdefault(f.defines, []).append(f.line)
         for f in sorted(self.findings, key=lambda x: x.line):
             if f.status != "verified" or not f.reading or f.kind != "claim":
                 continue
             clashes = [(first[k], k) for k in sorted(f.symbols) if k in first and first[k].reading != f.reading and
                        first[k].line < f.line and k != f.defines and not forms.one_token(first[k].latex)]
+            anew = sorted({k for _, k in clashes if any(f.line <= at <= f.line + 2 for at in defined.get(k, ()))})
+            if anew:  # softmax(QK^T/√d)V, then "Q = W_Q φ(z_t), K = …" on the next line: its own Q, not line 30's
+                clashes = [(c, k) for c, k in clashes if k not in anew]
+                if not clashes:
+                    f.status = "unchecked"
+                    f.message = (f"holds in the {f.reading} convention, but the lines right after it define "
+                                 f"{', '.join(f'${k}$' for k in anew)} anew (the use means those, which the reference "
+                                 "does not tie): not decided")
+                    continue
             if f.rule == "shape":  # W^Q ∈ R^{d × d_k} by rows after q_i = W^Q x_i by columns: the weight in both
                 clashes += [(weights[k], k) for k in sorted(f.symbols) if k in weights and
                             weights[k].reading != f.reading and all(weights[k] is not c for c, _ in clashes)]
@@ -726,6 +741,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if self._size_claim(index, frag, line, text, exprs, rels, ctx) or \
                 self._published_algorithm(line, text, exprs, rels):
             return
+        laid = _laid_side_by_side(exprs, rels)
+        if laid is not None and _COLUMN_LAYOUT.search(self._prose_before(line).lower()):
+            self.side_by_side.setdefault(laid, line)  # "each column is a token: X = (x_1, x_2, …)"
         labelled = _labelled_same(exprs, rels, ctx)
         if labelled is not None:  # Q_{in} = K_{in} = V_{in} = X: the three inputs are all X
             sub, bare = labelled
@@ -749,6 +767,15 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                 not any(n[0] == "sym" for n in walk(exprs[1])):
             return self.add(line, text, "unchecked", "definition",
                             f"defines {first[1]} for this section's example (a definition, nothing to check)")
+        shared = _shared_across(exprs, rels)
+        if shared is not None:  # A^1 = A^2 = … = A^K: one matrix for every hop or layer
+            return self.add_claim([x for x in exprs if x[0] != "dots"], line, text, "unchecked", "definition",
+                                  f"sets every ${shared}$ equal: one matrix shared across the layers or steps it is "
+                                  "numbered by (tied weights, a modelling choice), not judged", basis="document")
+        if _written_as_entries(exprs, rels):
+            return self.add_claim(exprs, line, text, "unchecked", "notation", f"writes ${unparse(first)}$ as a list "
+                                  f"of ${unparse(exprs[1])}$: the vector's entries, named with its own letter (a "
+                                  f"notation of this document's), not other vectors of the family", basis="document")
         if _set_to_the_input(exprs, rels, ctx):
             for k, rel in enumerate(rels):
                 self.add_claim([exprs[k], exprs[k + 1]], line, unparse(("chain", exprs[k:k + 2], [rel])) if
@@ -962,6 +989,58 @@ def _ratios(exprs, rels) -> tuple | None:
     if len(scaled) == 1:
         return "verified", f"the ratios are in proportion ({shown}; exact rational arithmetic)"
     return "mismatch", f"the ratios are not in proportion: {shown} (divided by their first terms, they differ)"
+
+
+_COLUMN_LAYOUT = re.compile(load("meanings.yaml")["column_layout"])
+
+
+def _laid_side_by_side(exprs, rels) -> str | None:
+    """``X = (x_1, x_2, x_3, …)``, ``X = [x_1, \\dots, x_n]``, one row ``x_1 & x_2 & …``: a capital letter set to its
+    lowercase family side by side, with commas (not stacked with semicolons, not transposed): its members are its
+    columns where the prose says so (many row-convention documents write the same for rows). The letter, or None."""
+    if len(exprs) != 2 or rels != ["="] or not exprs[0] or exprs[0][0] != "sym" or exprs[0][2] is not None or \
+            exprs[0][3] is not None or not exprs[0][1].isupper() or len(exprs[0][1]) != 1 or not exprs[1]:
+        return None
+    right = exprs[1]
+    items = right[2] if right[0] == "list" and right[1] == "," else right[1] if right[0] == "tuple" else \
+        right[1][0] if right[0] == "matrix" and len(right[1]) == 1 else []
+    members = [x for x in items if x[0] == "sym"]
+    if len(members) < 2 or any(x[0] not in ("sym", "dots") for x in items) or \
+            any(x[1] != exprs[0][1].lower() or x[2] is None or x[3] is not None for x in members):
+        return None
+    return exprs[0][1]
+
+
+def _shared_across(exprs, rels) -> str | None:
+    """``A^{1} = A^{2} = \\dots = A^{k}``: one letter at numbered superscripts (or subscripts), every one set equal,
+    with ``\\dots`` or three or more members: the document shares one matrix across its layers or hops. The letter
+    with a generic index, or None."""
+    members = [x for x in exprs if x is not None and x[0] != "dots"]
+    if set(rels) != {"="} or len(members) < 2 or (len(members) < 3 and len(members) == len(exprs)) or \
+            any(x[0] != "sym" for x in members):
+        return None
+    bases = {(x[1], x[2]) for x in members} if all(x[3] is not None for x in members) else \
+        {(x[1], x[3]) for x in members} if all(x[2] is not None and x[3] is None for x in members) else set()
+    indices = [x[3] if x[3] is not None else x[2] for x in members]
+    if len(bases) != 1 or len(set(indices)) != len(indices) or not (indices[0] or "").isdigit():
+        return None
+    letter, fixed = next(iter(bases))
+    if members[0][3] is None:
+        return f"{letter}_{{\\cdot}}"
+    return (f"{letter}_{{{fixed}}}" if fixed else letter) + "^{(\\cdot)}"
+
+
+def _written_as_entries(exprs, rels) -> bool:
+    """``q_i = [q_1, q_2, …, q_6]``: a member of a family (a letter index) set equal to a list of members of the same
+    family with numbered indices; the numbers count the vector's entries, not other vectors (a vector cannot be a
+    list of itself and its siblings)."""
+    if len(exprs) != 2 or rels != ["="] or not exprs[0] or exprs[0][0] != "sym" or exprs[0][3] is not None or \
+            not re.fullmatch(r"[a-z]", exprs[0][2] or "") or not exprs[1]:
+        return False
+    right = exprs[1]
+    items = right[2] if right[0] == "list" else [x for row in right[1] for x in row] if right[0] == "matrix" else []
+    return len(items) > 1 and all(x[0] == "sym" and x[1] == exprs[0][1] and x[3] is None and (x[2] or "").isdigit()
+                                  for x in items)
 
 
 def _set_to_the_input(exprs, rels, ctx) -> bool:

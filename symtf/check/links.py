@@ -67,6 +67,19 @@ def _euler_arithmetic(nodes) -> bool:
     return found
 
 
+def _numbered_whole(a, b) -> str | None:
+    """``Q = W^Q X_1``: a whole matrix (a capital letter, no index) defined from a capital letter with a number for
+    its subscript. A token of X would make the left side one vector; the number names a matrix of its own. The
+    numbered letter's LaTeX, or None."""
+    if a is None or b is None or a[0] != "sym" or a[2] is not None or a[3] is not None or not a[1].isupper() or \
+            any(n[0] in ("list", "matrix") for n in walk([b])):  # S = [S_1 S_2]: blocks, judged elsewhere
+        return None
+    for n in walk([b]):
+        if n[0] == "sym" and len(n[1]) == 1 and n[1].isupper() and (n[2] or "").isdigit() and n[3] is None:
+            return f"{n[1]}_{n[2]}"
+    return None
+
+
 class Links:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
 
@@ -134,7 +147,25 @@ class Links:
             out = self._forgiven(frag, line, text, link, a, b, rel, links, ctx, fb, out)
             if out is None:
                 return
+        crossed = self._crossed_layout(a, b, line, out.ctx or ctx) if out.status == "verified" else None
+        if crossed is not None:
+            letter, where = crossed
+            self.add_claim([a, b], line, link, "unchecked", "definition", f"this document lays ${letter}$ out with its "
+                           f"${letter.lower()}_i$ side by side, as its columns (line {where}, as its prose says), and "
+                           "reads it here with one token per row: which layout it means is unclear, so the reference's row reading is not "
+                           "taken as its own", basis="document")
+            return
         self._record(frag, line, link, a, b, rel, links, out, ctx, back)
+
+    def _crossed_layout(self, a, b, line, ctx):
+        """A letter the document wrote as its members side by side (its columns: ``X = (x_1, x_2, …)``) before
+        ``line``, in a link judged in the row reading (one token per row): (letter, line of that layout), or None."""
+        if not ctx.row or not self.side_by_side:
+            return None
+        for n in walk([a, b]):
+            if n[0] == "sym" and n[2] is None and n[3] is None and self.side_by_side.get(n[1], line) < line:
+                return n[1], self.side_by_side[n[1]]
+        return None
 
     def _algebra(self, line, link, a, b, rel) -> bool:
         """``\\langle q_i, k_j \\rangle = q_i k_j^\\top``: an identity of vectors and matrices whatever they are
@@ -351,6 +382,13 @@ class Links:
             self.add_claim([a, b], line, link, "unchecked", "definition", f"${heads}$ are one block per head, side by "
                            "side: the whole layer's matrix, of which the reference model's letter is one head's "
                            "block; not judged", basis="document")
+            return None
+        numbered = _numbered_whole(a, b) if out.shape_problem else None
+        if numbered is not None:  # Q = W^Q X_1, K = W^K X_2: cross-attention's two sequences, numbered
+            self.add_claim([a, b], line, link, "unchecked", "definition", f"defines the whole matrix ${unparse(a)}$ "
+                           f"from ${numbered}$: a matrix of its own, numbered (another sequence, as cross-attention's "
+                           f"second input, or another head or block), not one row or column of ${numbered[0]}$; not "
+                           "judged", basis="document")
             return None
         stands = self._stated_size_printed(line, [a, b])
         if stands is not None:

@@ -14,7 +14,7 @@ _DROP = re.compile(r"\\(?:left|right|bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])|\\(?:di
 _BRACED_SUM = re.compile(r"\{\s*(\\sum\s*(?:_\s*(?:\{[^{}]*\}|\w))?\s*(?:\^\s*(?:\{[^{}]*\}|\w))?)\s*\}")
 _SPACE = re.compile(r"\\(?:quad|qquad|space|enspace|thinspace)(?![a-zA-Z])|\\[,;:! ]|~|&nbsp;")
 _SUBST = [
-    (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])"), "|"),
+    (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])|\u2223"), "|"),  # ∣ (U+2223): \mid pasted from a page
     (re.compile(r"\\(?:Vert|lVert|rVert)(?![a-zA-Z])"), r"\\|"),
     (re.compile(r"\\(?:dfrac|tfrac|cfrac)(?![a-zA-Z])"), r"\\frac"),
     (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])|(?<![.\d])\.\.\.(?!\.)"), r"\\dots "),
@@ -22,7 +22,7 @@ _SUBST = [
     (re.compile(r"(\\[A-Za-z]+)?\\(?:mathbf|boldsymbol|bm|mathit|vect)\s*\{([^{}]*)\}"), r"\1 \2"),  # \Delta\mathbf{e}
     (re.compile(r"\\(?:bf|rm|it)(?![A-Za-z])\s*"), ""),  # {\bf x}: an old font switch
     (re.compile(r"\\_(?=\{)"), "_"),  # \beta\_{i,j}, \sum\_{k=1}: a subscript escaped for Markdown
-    (re.compile("[\u200b\u200c\u200d\ufeff]"), ""),  # zero-width characters pasted into math
+    (re.compile("[\u00ad\u200b\u200c\u200d\u2060-\u2064\ufeff]"), ""),  # invisible characters pasted into math
     (re.compile(r"\\(?:mathrm|operatorname|textrm|textit|textnormal)\s*\{"), r"\\text{"),
     (re.compile(r"\\text\s*\{\s*([A-Za-z])\s*\}(?=\s*_)"), r"\1"),  # \text{B}_{KV}: the letter B, upright, indexed
     (re.compile(r"\\(?:leq?|leqslant)(?![a-zA-Z])"), r"\\le"),
@@ -31,6 +31,8 @@ _SUBST = [
     (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
     (re.compile(r"\\underline\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"), r"\1"),  # \underline{x}: emphasis
     (re.compile(r"\\neq?(?![a-zA-Z])"), r"\\ne"),
+    (re.compile(r"(?<![<>])<<(?![<>=])"), r"\\ll "),  # r << d: much less, as typed
+    (re.compile(r"(?<![<>])>>(?![<>=])"), r"\\gg "),
     (re.compile(r"\\(?:intercal|top|mathsf\{T\}|mathrm\{T\})(?![a-zA-Z])"), r"\\top"),
     # W^T_{xh}: the transpose of W_{xh}, as typeset (not an entry of W^T: A^T_{ij}, two index letters, stays)
     (re.compile(r"(?<![\\A-Za-z])([A-Za-z])\s*\^\s*(\{\s*(?:T|\\top)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))\s*_\s*"

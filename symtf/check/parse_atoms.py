@@ -171,7 +171,7 @@ class Atoms:
             items = self.listed(self.expr(), self.expr)
             self.expect(close)
             return ("call", what, False, items)
-        if name == "cdot" and self.at(")", ","):  # f(\cdot): a placeholder argument
+        if name == "cdot" and self.at(")", ",", r"\rangle", "]"):  # f(\cdot), ⟨w, \cdot⟩: a placeholder argument
             return ("sym", r"\cdot", None, None)
         if name in GREEK:
             if name in FUNCTIONS and self.at("("):
