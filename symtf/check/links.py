@@ -152,8 +152,8 @@ class Links:
             letter, where = crossed
             self.add_claim([a, b], line, link, "unchecked", "definition", f"this document lays ${letter}$ out with its "
                            f"${letter.lower()}_i$ side by side, as its columns (line {where}, as its prose says), and "
-                           "reads it here with one token per row: which layout it means is unclear, so the reference's row reading is not "
-                           "taken as its own", basis="document")
+                           "reads it here with one token per row: which layout it means is unclear, so the "
+                           "reference's row reading is not taken as its own", basis="document")
             return
         self._record(frag, line, link, a, b, rel, links, out, ctx, back)
 
