@@ -1567,6 +1567,26 @@ def test_one_matrix_shared_across_numbered_steps_is_a_modelling_choice():
     assert [f.status for f in check_text(r"$$A^1 = A^2$$")] == ["mismatch"]
 
 
+def test_an_exercise_declares_its_letters_for_itself():
+    """Scan docs16 ViskaWei (coding exercises, one per heading): exercise 5 declares X \\in R^{n x m}; exercise 6
+    defines W_q' (d x d) and writes Q = XW_q'^T for its own x of b x d, a false mismatch "inner sizes differ (m and
+    d)". A declaration made in one numbered exercise does not reach a later one; one made before the first exercise
+    (or in the same one) still does."""
+    from symtf.check.checker import check_text
+
+    def text(second_heading):
+        return ("Let $W \\in \\mathbb{R}^{a \\times b}$.\n\n## Problem 5\n\nLet $X \\in \\mathbb{R}^{n \\times m}$.\n\n"
+                f"## {second_heading}\n\nLet $V \\in \\mathbb{{R}}^{{d \\times d}}$, so\n\n$$Q = XV$$\n\n$$P = WV$$\n")
+
+    def statuses(heading):
+        return {f.latex: f.status for f in check_text(text(heading)) if f.line > 10}
+
+    assert statuses("Problem 6") == {"Q = XV": "unchecked", "P = WV": "mismatch"}  # W: declared before the units
+    assert statuses("Solution")["Q = XV"] == "mismatch"  # the same exercise goes on
+    from symtf.check.checker import _unit_starts
+    assert _unit_starts(["# Problem 1", "```", "# Problem 2 (a comment in code)", "```", "## 题目3: x"]) == (1, 5)
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""

@@ -27,6 +27,7 @@ sizes would mend says so ("unless a = b").
 """
 from __future__ import annotations
 
+import bisect
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -79,6 +80,7 @@ class Declarations:
     quantified: dict = field(default_factory=dict)  # "(for any $T$)": a size letter → the line that quantifies it
     confirmed: set = field(default_factory=set)  # (W_Q, its declaration's line, a line whose shape arithmetic used it and held)
     skip: int | None = None  # a line whose own declarations are not used (the claim being judged there)
+    units: tuple = ()  # the lines that open independent units (numbered exercises), ascending
     flowed: bool = False  # definitions read (by shapeflow.read)
     _memo: dict = field(default_factory=dict, repr=False)  # size comparisons and shape changes, decided once
     _letters: dict = field(default_factory=dict, repr=False)  # a letter → the names written with it
@@ -117,7 +119,9 @@ class Declarations:
     def _force(self, name: str, entries, line: int) -> list:
         if len(entries) > MAX_ENTRIES:
             raise Undetermined(f"{name} is declared more than {MAX_ENTRIES} times")
-        return [d for d in entries if d[-1] != self.skip and self.since.get((name, d[-1]), d[-1]) <= line]
+        opened = self.units[bisect.bisect_right(self.units, line) - 1] if self.units and line >= self.units[0] else None
+        return [d for d in entries if d[-1] != self.skip and self.since.get((name, d[-1]), d[-1]) <= line and
+                (opened is None or not self.units[0] <= d[-1] < opened)]  # another exercise's letters stay there
 
     def slice_of(self, node, line: int | None = None):
         """(rows, columns, line) of ``W_Q^{[:, h, :]}``, a slice of a declared tensor with two axes kept
