@@ -249,10 +249,10 @@ def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
 
 def _dots(m: re.Match) -> str:
     r"""Three or more periods as ``\dots``: in a list (``x_3...x_n``, ``c, .... c``) between commas, beside an
-    operator (``1 + ... + n``) as they stand."""
+    operator (``1 + ... + n``) as they stand, before a closing bracket (``x_3,... \right)``) the list's last item."""
     before, after = m.string[:m.start()].rstrip(), m.string[m.end():].lstrip()
     if before[-1:] in set("+-*/=<>([{") or after[:1] in set("+-*/=<>)]}") or before.endswith("\\cdot") or \
-            after.startswith(("\\right", "\\}", "\\rangle")):  # x_3,... \right): the list's last item
+            after.startswith(("\\right", "\\}", "\\rangle")):
         return ", \\dots " if (m.group(1) or "," in before[-40:]) and after[:1] in set(")]}\\") else " \\dots "
     return ", \\dots, " if before and after else " \\dots "
 
