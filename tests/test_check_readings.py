@@ -1587,6 +1587,19 @@ def test_an_exercise_declares_its_letters_for_itself():
     assert _unit_starts(["# Problem 1", "```", "# Problem 2 (a comment in code)", "```", "## 题目3: x"]) == (1, 5)
 
 
+def test_a_derivative_written_as_a_fraction_of_differentials_is_the_functions_derivative():
+    """``\\frac{\\partial\\sigma(x)}{\\partial x}=\\sigma(x)(1-\\sigma(x))`` (scan docs15 KuanqiCai 269, ten such fragments)
+    was unparsed ("\\partial of an expression"); ``d σ(x)/dx``, ``∂σ(x)/∂x`` and ``d/dx σ(x)`` are σ'(x), which the
+    derivatives of known functions decide: verified, and a wrong sign a mismatch."""
+    from symtf.check.checker import check_text
+
+    for text, status in ((r"$$\frac{\partial\sigma(x)}{\partial x}=\sigma(x)(1-\sigma(x))$$", "verified"),
+                         (r"$$\frac{d\sigma(x)}{dx}=\sigma(x)(1-\sigma(x))$$", "verified"),
+                         (r"$$\frac{d}{dx}\tanh(x)=1-\tanh^2(x)$$", "verified"),
+                         (r"$$\frac{d\sigma(x)}{dx}=\sigma(x)(1+\sigma(x))$$", "mismatch")):
+        assert [f.status for f in check_text(text)] == [status], text
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""

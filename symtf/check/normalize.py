@@ -17,6 +17,11 @@ _SUBST = [
     (re.compile(r"\\(?:vert|lvert|rvert|mid)(?![a-zA-Z])|\u2223"), "|"),  # ∣ (U+2223): \mid pasted from a page
     (re.compile(r"\\(?:Vert|lVert|rVert)(?![a-zA-Z])"), r"\\|"),
     (re.compile(r"\\(?:dfrac|tfrac|cfrac)(?![a-zA-Z])"), r"\\frac"),
+    # d σ(x) / dx, ∂σ(x)/∂x, d/dx σ(x): the derivative of a function of one variable, σ'(x)
+    (re.compile(r"\\frac\s*\{\s*(?:d|\\partial)\s*(\\[A-Za-z]+|[A-Za-z])\s*\(\s*([A-Za-z])\s*\)\s*\}\s*"
+                r"\{\s*(?:d|\\partial)\s*\2\s*\}"), r"\1^{\\prime}(\2)"),
+    (re.compile(r"\\frac\s*\{\s*(?:d|\\partial)\s*\}\s*\{\s*(?:d|\\partial)\s*([A-Za-z])\s*\}\s*"
+                r"(\\[A-Za-z]+|[A-Za-z])\s*\(\s*\1\s*\)"), r"\2^{\\prime}(\1)"),
     (re.compile(r"\\(?:ldots|cdots|dotsc|dotsb)(?![a-zA-Z])|(?<![.\d])\.\.\.(?!\.)"), r"\\dots "),
     (re.compile(r":=|\\coloneqq(?![a-zA-Z])|\\triangleq(?![a-zA-Z])|\\stackrel\{\\text\{def\}\}\{=\}"), "="),
     (re.compile(r"(\\[A-Za-z]+)?\\(?:mathbf|boldsymbol|bm|mathit|vect)\s*\{([^{}]*)\}"), r"\1 \2"),  # \Delta\mathbf{e}
