@@ -1600,6 +1600,35 @@ def test_a_derivative_written_as_a_fraction_of_differentials_is_the_functions_de
         assert [f.status for f in check_text(text)] == [status], text
 
 
+def test_from_the_first_reads_of_heldout45_and_docs20():
+    """Four false mismatches of the eighteenth session's first reads, each beside its counterpart that stays:
+
+    - heldout45 toastedqu 153: the terms of ``\\sum_{s} \\prod_{i=1}^k p(t_i)`` use only the product's own i (they
+      depend on s through its tokens); terms indexed by an outer letter but not the sum's still slip;
+    - heldout45 toastedqu 619: ``x \\in R^d`` with d "the hidden dim", then ``xW_1`` with ``W_1 \\in R^{d_{model} x
+      d_ff}``: one size by the document's words (an alias the profile maps, d_k, names nothing);
+    - docs20 toastedqu nlp_infer 71: ``τ=1`` then ``τ>1``, two cases in a list, not 1 > 1;
+    - docs20 yunyounglee99 112: ``x_t = x_{t-1} - αv_t`` then ``v_t = ρv_{t-1} + ∇f(x_t)``: the later line closes
+      the loop (113 stays a mismatch), the forward reference is the usual "where"."""
+    from symtf.check.checker import check_text
+
+    def at(text, line):
+        return [f.status for f in check_text(text) if f.line == line and f.kind == "claim"]
+
+    assert "mismatch" not in at(r"$$P(x)=\sum_{s\in S} P(s)=\sum_{s\in S} \prod_{i=1}^k p(t_i)$$", 1)
+    assert "mismatch" in at(r"$$o_i=\sum_{j=1}^{n} a_{ij} v_i$$", 1)
+    sized = ("- $\\mathbf{x}\\in\\mathbb{R}^d$: input.\n- $d$: Hidden dim.\n\nLater, with "
+             "$W_1\\in\\mathbb{R}^{d_{\\text{model}}\\times d_{\\text{FFN}}}$:\n\n"
+             "$$\nFFN(\\mathbf{x})=\\max(0,\\mathbf{x}W_1+\\mathbf{b}_1)W_2+\\mathbf{b}_2\n$$\n")
+    assert "mismatch" not in at(sized, 7)
+    assert "mismatch" in at(sized.replace("Hidden dim", "a count of layers"), 7)
+    cases = "- $\\tau=1$: standard softmax.\n- $\\tau>1$: more random.\n"
+    assert at(cases, 2) == ["unchecked"]
+    assert at("Let $\\tau=1$ here.\n\n\n\n\nSo $\\tau>1$ holds.\n", 6) == ["mismatch"]  # far from the value: judged
+    loop = "$$x_t = x_{t-1}-\\alpha v_{t}$$\n$$v_t = \\rho v_{t-1}+\\nabla f(x_t)$$\n"
+    assert (at(loop, 1), at(loop, 2)) == (["unchecked"], ["mismatch"])
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""

@@ -132,6 +132,8 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.side_by_side: dict = {}  # X -> the line of "each column …: X = (x_1, x_2, …)": its x_i as columns
         self.shape_cells, self.subjects = self._table_layout()  # a table's Shape cells and the cells they are of
         self.model = self._read_model(text)
+        self.declared.named = {key: m.size for key, m in self.model.meanings.items() if m.kind == "size" and m.size}
+        self.declared.spelled = self.primary["sizes"]
         own = {**table_scalars(self.tables), **prose_scalars(self.model.meanings)}  # the document's own scalars
         self.own_letters = OwnLetters({k: v for k, v in own.items() if k not in self.declared.shapes})
         self.scalars.sizes = frozenset(self.own_letters.declared)
@@ -294,7 +296,11 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         def pieces(latex):
             return [p for p in simplify(latex, self.macros, self.plain).split(SEPARATOR) if p.strip()]
 
-        for use, state, path in circular(self.frags, pieces):
+        cycles = list(circular(self.frags, pieces))
+        pairs = {(use.line, state.line) for use, state, _ in cycles}
+        for use, state, path in cycles:
+            if state.line > use.line and (state.line, use.line) in pairs:
+                continue  # x_t = x_{t-1} - αv_t, then v_t = ρv_{t-1} + ∇f(x_t): the later line closes the loop
             target = next((f for f in self.findings if f.line == use.line and f.kind == "claim" and
                            f.latex.replace(" ", "") == use.text.replace(" ", "")), None)
             if target is None or target.status in ("verified", "mismatch"):

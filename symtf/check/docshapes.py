@@ -81,6 +81,8 @@ class Declarations:
     confirmed: set = field(default_factory=set)  # (W_Q, its declaration's line, a line whose shape arithmetic used it and held)
     skip: int | None = None  # a line whose own declarations are not used (the claim being judged there)
     units: tuple = ()  # the lines that open independent units (numbered exercises), ascending
+    named: dict = field(default_factory=dict)  # a size letter → the reference size the document's prose says it is
+    spelled: dict = field(default_factory=dict)  # a size's spelling (d_model, d_ff) → the reference size it names
     flowed: bool = False  # definitions read (by shapeflow.read)
     _memo: dict = field(default_factory=dict, repr=False)  # size comparisons and shape changes, decided once
     _letters: dict = field(default_factory=dict, repr=False)  # a letter → the names written with it
@@ -257,8 +259,9 @@ class Declarations:
             return True
         if len(self._equations()) < len(self.equations) and self._gap(a, b, self.equations) == 0:
             return None  # equal by an equation stated later ("generally D_v = D_x = d"): neither verified nor a misfit
-        if _implicitly_equal(a, b):
-            return None
+        if _implicitly_equal(a, b) or a.is_Symbol and b.is_Symbol and (a.name in self.named or b.name in self.named) \
+                and self.reference_size(a.name) == self.reference_size(b.name):
+            return None  # d ("the hidden dim") and d_model: one size by the document's words, an equation unstated
         if self.values:  # d_k = 64 and d_v = 64: not different in this document's numbers
             both = gap.xreplace({s: self.values[s.name] for s in gap.free_symbols if s.name in self.values})
             if both == 0:
@@ -268,6 +271,13 @@ class Declarations:
                 not any(s.name in self.values for s in gap.free_symbols):
             return None  # 4 against d_head, to which the document gives no value: an example's size for the letter
         return False if gap.is_number or gap.free_symbols else None
+
+    def reference_size(self, name: str) -> str | None:
+        """The reference size a size letter names: by the document's prose ("$d$: hidden dim"), or by being spelled
+        as that size's own name (``d_{model}``, ``d_\\text{model}``). An alias (``d_k``, ``d_v``: both the head size
+        in the profile) or a single letter (``d``, ``n``) names nothing here: documents use them for several sizes."""
+        plain = re.sub(r"\\(?:text|mathrm)\s*|[{}\\ ]", "", name)
+        return self.named.get(name) or (plain if len(plain) > 1 and self.spelled.get(plain) == plain else None)
 
     def _equations(self) -> list:
         """The size equations stated up to the line being judged: one said later (``d_k = d_v = d``) verifies

@@ -104,7 +104,7 @@ def idle_sum(exprs) -> str | None:
         if not re.fullmatch(r"[a-z]", var):
             continue
         body = node[4]
-        letters = _index_letters(walk(body))
+        letters = _index_letters(walk(body)) - _bound_inside(body)  # ∏_{i=1}^k p(t_i): i belongs to the product
         bare = any(n[0] == "sym" and _ACCENT.sub(r"\1", n[1]) == var and (n[2] is None or var in _SAMPLES)
                    for n in walk(body))  # P(w \mid c_i) over w; \overline{t} over t; x_j, a coordinate, over x
         scripted = re.search(r"[_^]\{?\s*" + var + r"(?![A-Za-z])", unparse(body))  # \mathbb{P}^c over c
@@ -113,6 +113,18 @@ def idle_sum(exprs) -> str | None:
             if not (node[3] and _bare(node[3]), _bare(unparse(body))) in products:
                 return var  # the terms are indexed, but not by the sum's variable
     return None
+
+
+def _bound_inside(body) -> set:
+    r"""The index letters a sum's terms bind themselves, by a sum or a product of their own (``\prod_{i=1}^k``)."""
+    bound = set()
+    for n in walk(body):
+        if n[0] == "sum" and n[1]:
+            bound.add(_sum_variable(n))
+        elif n[0] == "call" and isinstance(n[1], str) and n[1].startswith(r"\prod_"):
+            found = re.match(r"\\prod_\{?\s*([a-z])", n[1])
+            bound |= {found.group(1)} if found else set()
+    return bound
 
 
 def _bare(latex: str) -> str:

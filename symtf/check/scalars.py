@@ -282,6 +282,10 @@ def _judge(a_node, b_node, rel: str, book: ScalarBook, line: int | None = None) 
     where = ", ".join([f"{n} (line {book.values[n][1]})" for n in used] +
                       [f"{n} ≈ {_show(book.rounded[n][0])} (line {book.rounded[n][1]})" for n in rounded])
     where = f" with this document's {where}" if where else ""
+    case = _a_case(a_node, b_node, book, line) if rel in ("<", ">", "≤", "≥") else None
+    if case is not None:  # τ = 1: standard softmax; τ > 1: not recommended (a list of cases)
+        return Verdict("unchecked", f"${case}$ was given a value on line {book.values[case][1]}, just before: a "
+                       f"list of cases of {case} (its values and ranges), not a claim about that value")
     if a.is_number and b.is_number:
         verdict = _numbers(a, b, rel, a_node, b_node, where)
         if rounded and rel != "≈":  # if \alpha = \beta, …: a condition on fitted values, not a fact
@@ -315,6 +319,18 @@ def _judge(a_node, b_node, rel: str, book: ScalarBook, line: int | None = None) 
         return wrong
     return Verdict("unchecked", f"not an identity of the letters as written{where}: the sides differ by "
                    f"{sp.sstr(gap)[:80]} (an approximation or a meaning the document does not spell out?)")
+
+
+def _a_case(a_node, b_node, book: ScalarBook, line: int | None) -> str | None:
+    """``τ > 1`` one to three lines after ``τ = 1``: a lone letter, given a bare number just before, set in order
+    against a printed number: the lines state cases of the letter. Its name, or None."""
+    for letter, other in ((a_node, b_node), (b_node, a_node)):
+        if letter and letter[0] == "sym" and _number(other) and line is not None:
+            name = symbol_name(letter)
+            value, at = book.values.get(name, (None, None))
+            if value is not None and value.is_number and 0 < line - at <= 3:
+                return name
+    return None
 
 
 def _number(node) -> bool:
