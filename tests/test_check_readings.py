@@ -1629,6 +1629,19 @@ def test_from_the_first_reads_of_heldout45_and_docs20():
     assert (at(loop, 1), at(loop, 2)) == (["unchecked"], ["mismatch"])
 
 
+def test_a_series_whose_first_term_holds_two_start_values():
+    """heldout45 ztlevi 22 and 63 (listed, equation-level): ``c_j=\\alpha_{ij} v_{:1} + \\dots +\\alpha_{mj} v_{:m}``:
+    the last term holds its running m in two places, the first holds i and 1 there. The right first term, a series
+    of one place, or two terms that agree stay as they were."""
+    from symtf.check.checker import check_text
+
+    (f,) = check_text(r"$$c_j=\alpha_{ij} v_{:1} + \dots +\alpha_{mj} v_{:m}$$")
+    assert f.status == "mismatch" and "\\alpha_{1j}" in f.message, f.message
+    for fine in (r"$$c_j=\alpha_{1j} v_{:1} + \dots +\alpha_{mj} v_{:m}$$", r"$$s = x_i + \dots + x_n$$",
+                 r"$$c = a_1 b_1 + a_2 b_2 + \dots + a_n b_n$$", r"$$z = q_i k_1 + \dots + q_i k_n$$"):
+        assert [g.status for g in check_text(fine)] != ["mismatch"], fine
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from .attnslips import SLIPS as ATTENTION_SLIPS, said as _said
+from .series import message as _series_start, mismatched_start
 from .compare import quotient, script_letters, walk
 from .unparse import unparse
 
@@ -329,6 +330,7 @@ SLIPS = (
     (lambda exprs, rels: idle_sum(exprs), _unused),
     (lambda exprs, rels: collapsed_sum(exprs), _collapsed),
     (shadowed_index, _shadowed),
+    (lambda exprs, rels: mismatched_start(exprs), _series_start),
 ) + ATTENTION_SLIPS
 
 
