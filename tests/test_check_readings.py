@@ -1642,6 +1642,28 @@ def test_a_series_whose_first_term_holds_two_start_values():
         assert [g.status for g in check_text(fine)] != ["mismatch"], fine
 
 
+def test_from_the_first_read_of_docs21():
+    """Three false mismatches of scan docs21, each beside its counterpart:
+
+    - liudu2326526 (Kimi attention residuals) 196/279: "$N=L$ recovers full attention, while $N=1$ reduces to …":
+      two cases on one line, so N = L is no definition, and ``L / N = 16`` (with L = 128, N = 8) is not 1 = 16;
+    - yuanlonghui (an SSM note) 445 and 514: ``A^i,B^i,C^i \\in \\mathbb{R}^n`` and ``A\\in \\mathbb{R}^{d\\times n}``
+      declare Mamba's state matrices, not the attention pattern A (nor is ``A^i \\in R^{n x n}`` verified as it)."""
+    from symtf.check.checker import check_text
+
+    def at(text, line):
+        return [(f.status, f.message) for f in check_text(text) if f.line == line and f.kind == "claim"]
+
+    cases = "With $N=L$ it is full attention, while $N=1$ is a residual.\n\nTypical: $L = 128$, $N = 8$, $L / N = 16$.\n"
+    assert "cases" in dict((f.latex, f.message) for f in check_text(cases))["N=L"]
+    assert [st for st, _ in at(cases, 3)] and "mismatch" not in [st for st, _ in at(cases, 3)]
+    assert [st for st, _ in at("We set $N=L$ here.\n\nSo $L / N = 16$.\n", 3)] == ["mismatch"]  # N = L kept: 1 ≠ 16
+    ssm = "A Mamba layer has state matrices.\n\n$$A\\in \\mathbb{R}^{d\\times n}$$\n\n$$A^i\\in\\mathbb{R}^{n\\times n}$$\n"
+    assert [st for st, _ in at(ssm, 3)] == ["unchecked"] and [st for st, _ in at(ssm, 5)] == ["unchecked"]
+    plain = ssm.replace("A Mamba layer has", "The attention has")
+    assert [st for st, _ in at(plain, 3)] == ["mismatch"] and [st for st, _ in at(plain, 5)] == ["verified"]
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""
@@ -2469,10 +2491,11 @@ def test_a_softmax_of_the_sections_own_bare_scores_is_not_a_missing_scale():
 
 def test_a_value_for_a_letter_defined_by_a_varied_setting_is_a_case():
     # a scanned inference post (first read two false mismatches): g = 1 (MQA) and g = h (MHA), then h_{kv} = h/g; a
-    # later "for h_{kv} = 8" is another case's value, not a contradiction of h/g at g = h
+    # later "for h_{kv} = 8" is another case's value, not a contradiction of h/g at g = h. Since g = 1 and g = h on one
+    # line are read as cases (docs21 liudu2326526), g keeps no value and h_{kv} = 8 is left with h/g undecided
     text = ("# Groups\n\nWith $g = 1$ we get MQA, with $g = h$ MHA.\n\nThe kv heads are $h_{kv} = \\frac{h}{g}$.\n\n"
             "So for $h_{kv} = 8$ the cache is larger.\n")
-    _forgiven_unless(text, 7, "more than one value", "With $g = 1$ we get MQA, with $g = h$ MHA.", "We take $g = h$.")
+    _forgiven_unless(text, 7, "-8 + h/g", "With $g = 1$ we get MQA, with $g = h$ MHA.", "We take $g = h$.")
 
 
 def test_an_activation_written_x_times_a_function_of_x_is_entrywise():

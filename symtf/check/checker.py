@@ -109,6 +109,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.section_rounded: dict = {}  # section -> those of them printed with rounded decimals (0.33 for 1/3)
         self.constant_lines: dict = {}  # (section, letter) -> the line of a section constant's printed value
         self.values_given: dict = {}  # letter -> how many "letter = number" statements the document makes
+        self.value_lines: dict = {}  # letter -> the lines of those statements
         self.table_numbers: dict = {}  # letter -> (value, line) from a table row "d_model (D) | 5,120", so far
         self.unit: str | None = None  # the unit written right after the fragment being checked (GB, ms), if any
         self.restated = False  # its value is restated in another unit right after it (see _RESTATED)
@@ -476,6 +477,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     not any(n[0] == "sym" for n in walk(exprs[1])):
                 name = symbol_name(exprs[0])
                 self.values_given[name] = self.values_given.get(name, 0) + 1
+                self.value_lines.setdefault(name, set()).add(frag.line)
             if len(exprs) == 2 and exprs[0] and exprs[0][0] == "sym" and exprs[0][2] is None and \
                     exprs[0][3] is None and len(exprs[0][1]) == 1 and \
                     not any(n[0] == "sym" for n in walk(exprs[1])):

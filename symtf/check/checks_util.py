@@ -91,6 +91,16 @@ def _size_against_number(a, b, ctx: Context) -> str | None:
     return None
 
 
+_STATE_LETTERS = frozenset({"A", "B", "C", "\\Delta"})  # a state-space model's matrices (S4, Mamba)
+
+
+def state_letter(node) -> bool:
+    r"""``A``, ``\bar{B}``, ``C_t``, ``\Delta``: a letter a state-space model uses for its state matrices."""
+    if node is None or node[0] != "sym":
+        return False
+    return re.sub(r"\\(?:bar|overline|tilde|hat|mathbf)\s*\{\s*(.*?)\s*\}", r"\1", node[1]) in _STATE_LETTERS
+
+
 def _tying(a, b) -> bool:
     """``W_U = W_E^T``, ``W^K = W^Q``: two weight matrices set equal (either side, any spelling of the transpose)."""
     def name(n):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dims
 from .axes import judge_axes, judge_bracket_shapes
-from .checks_util import _anchor_key, _size_against_number, anchor_keys, _tying, implied_head, model_ref
+from .checks_util import _anchor_key, _size_against_number, anchor_keys, _tying, implied_head, model_ref, state_letter
 from .compare import _head_vars, expected_for, judge, quotient, tolerance, walk
 from .context import TAGS, example_key, is_example
 from .diagnose import diagnose, scores_scaled, _star_all as _star
@@ -490,6 +490,10 @@ class Links:
                          "after it and restates it in another: which of them the formulas use is not known, so no "
                          "value is kept")
                 return True
+            if b[0] == "sym" and line in self.value_lines.get(name, ()):
+                self.add(line, link, "unchecked", "definition", f"one of the cases this line states for ${name}$ (it "
+                         f"also gives ${name}$ a number here): not kept as ${name}$'s definition")
+                return True  # N = L recovers the full model, while N = 1 reduces to … (d_k = d/h … d_k = 64 defines)
             if name not in self.scalars.values or self.scalars.values[name][0].is_number:
                 try:  # a first definition, or a new value of a setting (the document sweeps it)
                     self.scalars.define(name, to_sympy(tight(b) if juxtaposed_division(text) else b), line)
@@ -629,6 +633,12 @@ class Links:
             self.add_claim([a, b], line, link, "unchecked", "definition", f"no softmax, in a document on linear "
                            f"attention ({linear.evidence!r}, line {linear.line}): a model of its own, which the "
                            "reference's softmax attention cannot check", basis="document")
+            return
+        state = self.model.deviation("state-space") if out.status == "mismatch" else None
+        if state is not None and state.line <= line and any(state_letter(n) for n in walk([a, b])):
+            self.add_claim([a, b], line, link, "unchecked", "definition", f"in a document on state-space models "
+                           f"({state.evidence!r}, line {state.line}) A, B, C and Δ are the model's state matrices, not "
+                           "the reference's attention: not judged against it", basis="document")
             return
         if out.status == "mismatch":
             dev = self.model.deviation("no-causal-mask")

@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import dims
-from .checks_util import _anchor_key, _subject_nodes, _top_level_commas, anchor_keys
+from .checks_util import _anchor_key, _subject_nodes, _top_level_commas, anchor_keys, state_letter
 from .compare import free_vars, walk
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown
 from .macros import simplify
@@ -115,6 +115,13 @@ class ShapeClaims:
                 f.status, f.expected, f.diagnosis = "unchecked", None, None
                 f.message += (f"; but this section's MLP is gated ({gated.evidence!r}, line {gated.line}), whose "
                               "weights (gate, up, down) the document names in its own way: not judged")
+        state = self.model.deviation("state-space")
+        for f, subject in zip(found, subjects):
+            if f.status in ("mismatch", "verified") and state and state.line <= line and state_letter(subject):
+                f.status, f.expected, f.diagnosis = "unchecked", None, None  # verified only by the letter's look
+                f.message = (f"declares {unparse(subject)}, which in a document on state-space models "
+                             f"({state.evidence!r}, line {state.line}) is a state matrix of its own, not the "
+                             f"reference's (which would say: {f.message}): not judged")
         for f, subject in zip(found, subjects):
             if f.status == "mismatch" and f.diagnosis == "a transposed shape" and self._written_other_way(line, subject,
                                                                                                          ctx):
