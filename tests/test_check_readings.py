@@ -1521,7 +1521,8 @@ def test_a_letter_laid_out_as_columns_is_not_verified_in_a_row_reading():
     assert status == "unchecked" and "side by side" in message and "line 4" in message
     assert [s for s, _ in at(laid.replace("Each column", "Each row"), 8)] == ["verified"]  # the prose decides
     assert [s for s, _ in at(laid.split("\n", 2)[2], 6)] == ["verified"]  # (heldout14 buffaloboyhlh: no prose)
-    for rows in ("$$X = [x_1; x_2; \\dots; x_n]$$\n\n$$Q = XW_Q$$\n", "$$X = [x_1, x_2, \\dots, x_n]^T$$\n\n$$Q = XW_Q$$\n"):
+    for rows in ("$$X = [x_1; x_2; \\dots; x_n]$$\n\n$$Q = XW_Q$$\n",
+                 "$$X = [x_1, x_2, \\dots, x_n]^T$$\n\n$$Q = XW_Q$$\n"):
         rows = "Each column is one token:\n" + rows
         assert [s for s, _ in at(rows, rows.count("\n"))] == ["verified"], rows
 
@@ -1588,8 +1589,8 @@ def test_an_exercise_declares_its_letters_for_itself():
 
 
 def test_a_derivative_written_as_a_fraction_of_differentials_is_the_functions_derivative():
-    """``\\frac{\\partial\\sigma(x)}{\\partial x}=\\sigma(x)(1-\\sigma(x))`` (scan docs15 KuanqiCai 269, ten such fragments)
-    was unparsed ("\\partial of an expression"); ``d σ(x)/dx``, ``∂σ(x)/∂x`` and ``d/dx σ(x)`` are σ'(x), which the
+    """``\\frac{\\partial\\sigma(x)}{\\partial x}=\\sigma(x)(1-\\sigma(x))`` (scan docs15 KuanqiCai 269, ten such
+    fragments) was unparsed ("\\partial of an expression"); ``d σ(x)/dx``, ``∂σ(x)/∂x`` and ``d/dx σ(x)`` are σ'(x), which the
     derivatives of known functions decide: verified, and a wrong sign a mismatch."""
     from symtf.check.checker import check_text
 
@@ -1654,11 +1655,13 @@ def test_from_the_first_read_of_docs21():
     def at(text, line):
         return [(f.status, f.message) for f in check_text(text) if f.line == line and f.kind == "claim"]
 
-    cases = "With $N=L$ it is full attention, while $N=1$ is a residual.\n\nTypical: $L = 128$, $N = 8$, $L / N = 16$.\n"
+    cases = ("With $N=L$ it is full attention, while $N=1$ is a residual.\n\n"
+             "Typical: $L = 128$, $N = 8$, $L / N = 16$.\n")
     assert "cases" in dict((f.latex, f.message) for f in check_text(cases))["N=L"]
     assert [st for st, _ in at(cases, 3)] and "mismatch" not in [st for st, _ in at(cases, 3)]
     assert [st for st, _ in at("We set $N=L$ here.\n\nSo $L / N = 16$.\n", 3)] == ["mismatch"]  # N = L kept: 1 ≠ 16
-    ssm = "A Mamba layer has state matrices.\n\n$$A\\in \\mathbb{R}^{d\\times n}$$\n\n$$A^i\\in\\mathbb{R}^{n\\times n}$$\n"
+    ssm = ("A Mamba layer has state matrices.\n\n$$A\\in \\mathbb{R}^{d\\times n}$$\n\n"
+           "$$A^i\\in\\mathbb{R}^{n\\times n}$$\n")
     assert [st for st, _ in at(ssm, 3)] == ["unchecked"] and [st for st, _ in at(ssm, 5)] == ["unchecked"]
     plain = ssm.replace("A Mamba layer has", "The attention has")
     assert [st for st, _ in at(plain, 3)] == ["mismatch"] and [st for st, _ in at(plain, 5)] == ["verified"]
