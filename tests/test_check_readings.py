@@ -1584,8 +1584,9 @@ def test_an_exercise_declares_its_letters_for_itself():
 
     assert statuses("Problem 6") == {"Q = XV": "unchecked", "P = WV": "mismatch"}  # W: declared before the units
     assert statuses("Solution")["Q = XV"] == "mismatch"  # the same exercise goes on
-    from symtf.check.checker import _unit_starts
-    assert _unit_starts(["# Problem 1", "```", "# Problem 2 (a comment in code)", "```", "## 题目3: x"]) == (1, 5)
+    from symtf.check.checker import _heading_lines
+    lines = ["# Problem 1", "```", "# Problem 2 (a comment in code)", "```", "## 题目3: x"]
+    assert _heading_lines(lines, units=True) == (1, 5) and _heading_lines(lines) == (1, 5)
 
 
 def test_a_derivative_written_as_a_fraction_of_differentials_is_the_functions_derivative():
@@ -1665,6 +1666,22 @@ def test_from_the_first_read_of_docs21():
     assert [st for st, _ in at(ssm, 3)] == ["unchecked"] and [st for st, _ in at(ssm, 5)] == ["unchecked"]
     plain = ssm.replace("A Mamba layer has", "The attention has")
     assert [st for st, _ in at(plain, 3)] == ["mismatch"] and [st for st, _ in at(plain, 5)] == ["verified"]
+
+
+def test_a_letter_with_its_index_dropped_takes_a_shape_only_in_its_section():
+    """Scan docs22 FrankCCCQ 47: ``s_t \\in \\mathbb{R}^h`` in the seq2seq section, then, in a section of attention
+    variants with its own sizes, ``e_i=v^T \\tanh(W_1 h_i+W_2 s)`` with ``W_2 \\in R^{d_3 x d_2}``: the bare s took
+    s_t's size h, a false "inner sizes differ (d_2 and h)". The index dropped in the same section still counts."""
+    from symtf.check.checker import check_text
+
+    def statuses(between):
+        text = ("## Seq2seq\n\nThe state $s_t \\in \\mathbb{R}^{h}$.\n\n" + between +
+                "$$e = v^{T} \\tanh(W_{2} s)$$\n\nwith $W_{2} \\in \\mathbb{R}^{d_{3} \\times d_{2}}$, "
+                "$v \\in \\mathbb{R}^{d_{3}}$.\n")
+        return [f.status for f in check_text(text) if f.latex.startswith("e =")]
+
+    assert "mismatch" not in statuses("## Variants\n\n")
+    assert "mismatch" in statuses("")
 
 
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():

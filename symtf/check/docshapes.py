@@ -81,6 +81,7 @@ class Declarations:
     confirmed: set = field(default_factory=set)  # (W_Q, its declaration's line, a line whose shape arithmetic used it and held)
     skip: int | None = None  # a line whose own declarations are not used (the claim being judged there)
     units: tuple = ()  # the lines that open independent units (numbered exercises), ascending
+    headings: tuple = ()  # the lines of every heading, ascending
     named: dict = field(default_factory=dict)  # a size letter → the reference size the document's prose says it is
     spelled: dict = field(default_factory=dict)  # a size's spelling (d_model, d_ff) → the reference size it names
     flowed: bool = False  # definitions read (by shapeflow.read)
@@ -177,8 +178,9 @@ class Declarations:
             found = self._own(indexed[0], line) if len(indexed) == 1 else None
             # a matrix only under a time step (S after S_t, a recurrence's state); Q after Q_i ∈ R^{B_r×d} is
             # a block's or a head's shape, not Q's
-            if found is not None and (found[0] == "vector" or node_of(indexed[0])[2] == "t"):
-                return found
+            if found is not None and (found[0] == "vector" or node_of(indexed[0])[2] == "t") and \
+                    bisect.bisect_right(self.headings, found[-1]) == bisect.bisect_right(self.headings, line):
+                return found  # (an index dropped in the same section: another section's s is its own)
         return self._row_of(node, line)
 
     def _family(self, letter: str) -> list:
