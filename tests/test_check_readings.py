@@ -1684,6 +1684,24 @@ def test_a_letter_with_its_index_dropped_takes_a_shape_only_in_its_section():
     assert "mismatch" in statuses("")
 
 
+def test_from_the_first_read_of_docs23():
+    """Scan docs23: jbiao520 55 and 62, step by step "1. $S = QK^T$ 2. $S = S / \\sqrt{d_k}$", then "$S = QK^T$: the
+    similarity": the step updates S from its own value (no identity S = S/√d_k), and S's later restatement is not
+    set against that step; Vtheonly 148, ``65,536 \\times 12 \\times 32 \\approx 25`` million elements: a count
+    word after the number (data/units.yaml: thousand, million, billion, trillion) scales it."""
+    from symtf.check.checker import check_text
+
+    steps = ("Let $Q \\in \\mathbb{R}^{n \\times d_k}$, $K \\in \\mathbb{R}^{m \\times d_k}$.\n\n1. $S = QK^T$\n\n"
+             "2. $S = S / \\sqrt{d_k}$\n\nMeaning: $S = QK^T$ is the similarity.\n")
+    found = {(f.line, f.latex): f for f in check_text(steps) if f.kind == "claim"}
+    step = found[(5, "S = S / \\sqrt{d_k}")]
+    assert step.status == "unchecked" and "updates" in step.message
+    assert not any(f.status == "mismatch" for f in found.values())
+    for text, status in (("That is $65,536 \\times 12 \\times 32 \\approx 25$ million elements.", "verified"),
+                         ("That is $65,536 \\times 12 \\times 32 \\approx 25$ thousand elements.", "mismatch")):
+        assert [f.status for f in check_text(text)] == [status], text
+
+
 def test_a_sum_over_a_set_does_not_shadow_the_index_of_the_other_side():
     """heldout24 modelscope-ring-attention 123 (after its first run): ``\\tilde A_{ij} = \\sum_{j \\in \\text{block}}
     e^{x_{ij}} v_j`` overloads j (the block, the tokens in it); a sum over a range still shadows."""

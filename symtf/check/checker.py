@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
+import sympy as sp
 
 from .arith import arithmetic, printed_chain, trailing_unit, unit_after
 from .compare import free_vars, walk
@@ -31,7 +32,7 @@ from .hypotheses import demote as demote_hypotheses, statistical
 from . import algorithms, encodings, forms, kernels, masks, updates
 from .circular import circular, mended
 from .members import Members
-from .scalars import ScalarBook, symbol_name
+from .scalars import NotScalar, ScalarBook, symbol_name, to_sympy
 from .own_letters import OwnLetters, prose_scalars, table_scalars
 from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
@@ -777,6 +778,10 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                 not any(n[0] == "sym" for n in walk(exprs[1])):
             return self.add(line, text, "unchecked", "definition",
                             f"defines {first[1]} for this section's example (a definition, nothing to check)")
+        if _updated(exprs, rels):
+            return self.add_claim(exprs, line, text, "unchecked", "definition", f"updates ${unparse(first)}$ from its "
+                                  "own value (a step of a computation: the new value replaces the old), not an "
+                                  "equation between two values", basis="document")  # S = S / \sqrt{d_k}
         shared = _shared_across(exprs, rels)
         if shared is not None:  # A^1 = A^2 = … = A^K: one matrix for every hop or layer
             return self.add_claim([x for x in exprs if x[0] != "dots"], line, text, "unchecked", "definition",
@@ -1037,6 +1042,26 @@ def _laid_side_by_side(exprs, rels) -> str | None:
             any(x[1] != exprs[0][1].lower() or x[2] is None or x[3] is not None for x in members):
         return None
     return exprs[0][1]
+
+
+def _updated(exprs, rels) -> bool:
+    """``S = S / \\sqrt{d_k}``, ``G = \\sigma(G)``, ``w = w - \\eta g``: a letter set to an expression of its own value,
+    a step that replaces it. Not where the letter is multiplied by another matrix (``Q = XQ + b``, ``W_Q = X W_Q``:
+    the output written for the weight, a slip the other rules judge), nor for a letter with a superscript (a layer's
+    ``x^{(1)} = x^{(1)} + o``: the wrong layer), nor ``A = A^T`` (a property)."""
+    first = exprs[0] if len(exprs) == 2 and rels == ["="] else None
+    if first is None or first[0] != "sym" or first[3] is not None or exprs[1] is None or \
+            exprs[1] == ("T", first) or first not in walk([exprs[1]]):
+        return False  # (x^{(1)} = x^{(1)} + o: a layer's state from itself, the previous layer's slip)
+    for n in walk([exprs[1]]):
+        if n[0] == "mul" and first in n[1:3]:
+            other = n[2] if n[1] == first else n[1]
+            if any(m[0] == "matrix" or m[0] == "sym" and m[1][:1].isupper() for m in walk([other])):
+                return False
+    try:  # d_{head} = (d_{head} - d_r) + d_r: an identity of numbers, which the scalar rules verify
+        return sp.simplify(to_sympy(first) - to_sympy(exprs[1])) != 0
+    except (NotScalar, ValueError, TypeError, ZeroDivisionError, RecursionError):
+        return True
 
 
 def _shared_across(exprs, rels) -> str | None:

@@ -109,8 +109,10 @@ class Book:
             return
         last = exprs[-1]
         if rels[0] == "=" and _is_name(exprs[0]):
-            self.definitions.setdefault(symbol_name(exprs[0]), []).append((line, exprs[1], section))
-            self.heads.setdefault(symbol_name(exprs[0]), exprs[0])
+            name = symbol_name(exprs[0])  # S = S / \sqrt{d_k}: a new S from the old, no expression of the others
+            updated = len(exprs) == 2 and name in _names(exprs[1])
+            self.definitions.setdefault(name, []).append((line, None if updated else exprs[1], section))
+            self.heads.setdefault(name, exprs[0])
         elif rels[-1] == "=" and _is_name(last) and not _CONSTANT.fullmatch(symbol_name(last)) and \
                 all(symbol_name(last) not in _names(e) for e in exprs[:-1]):  # … = S names the chain's value
             self.definitions.setdefault(symbol_name(last), []).append((line, exprs[-2], section))
