@@ -6,6 +6,7 @@ import re
 from .compare import _head_vars, judge, walk
 from .context import Context, TAGS
 from .figures import size_key
+from .forms import _ACCENT
 from .normalize import statements
 from .parse import parse, ParseError
 from .unparse import unparse
@@ -95,10 +96,9 @@ _STATE_LETTERS = frozenset({"A", "B", "C", "\\Delta"})  # a state-space model's 
 
 
 def state_letter(node) -> bool:
-    r"""``A``, ``\bar{B}``, ``C_t``, ``\Delta``: a letter a state-space model uses for its state matrices."""
-    if node is None or node[0] != "sym":
-        return False
-    return re.sub(r"\\(?:bar|overline|tilde|hat|mathbf)\s*\{\s*(.*?)\s*\}", r"\1", node[1]) in _STATE_LETTERS
+    r"""``A``, ``\bar{B}``, ``C_t``, ``\Delta``: a letter a state-space model uses for its state matrices (an accent
+    read off as :mod:`.forms` reads it)."""
+    return node is not None and node[0] == "sym" and _ACCENT.sub(r"\1", node[1]) in _STATE_LETTERS
 
 
 def _tying(a, b) -> bool:
