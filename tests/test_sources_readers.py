@@ -41,6 +41,21 @@ def test_a_display_with_blank_lines_is_read_whole_as_kramdown_reads_it():
     assert all(display for _, _, display in found)
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "myst", "quarto"])
+def test_an_environment_closed_mid_line_does_not_swallow_the_prose_after_it(fmt):
+    """heldout46 davidbau-sidn-formulation 160-168: a line opening ``\\begin{bmatrix}`` whose environment closes
+    mid-line (``\\end{bmatrix}, W_{QK} \\in …``). amsmath's block rule looks for a line *ending* with
+    ``\\end{bmatrix}`` and ran on over blank lines to a later matrix, so the prose between (line 168, ``\\( W_Q \\)
+    is \\( d \\times n \\)``) was lost. A whole environment is still one display."""
+    doc = ("\\begin{bmatrix}\n  x_{1} \\\\\n  x_{2}\n\\end{bmatrix}, W \\in \\mathbb{R}^{d \\times d}\n\n"
+           "Then $W_Q$ is $d \\times n$.\n\n\\begin{bmatrix}\n a & b\n\\end{bmatrix}\n\n"
+           "\\begin{align}\n  a &= \\begin{bmatrix} 1 \\end{bmatrix}\n\\end{align}\n")
+    found = _math(doc, fmt)
+    assert (6, "W_Q", False) in found and (6, "d \\times n", False) in found
+    assert (8, "\\begin{bmatrix}\n a & b\n\\end{bmatrix}", True) in found
+    assert any(line == 12 and "a &= \\begin{bmatrix} 1 \\end{bmatrix}" in latex for line, latex, _ in found)
+
+
 def test_github_math_fences_are_displays_other_fences_code():
     doc = "Text\n\n```math\nQ = X W^Q\n```\n\n```python\nx = 1  # $not$\n```\n\n~~~ math\n\na = b\n~~~\n"
     assert _math(doc) == [(4, "Q = X W^Q", True), (13, "a = b", True)]

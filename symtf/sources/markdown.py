@@ -16,13 +16,12 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
-from mdit_py_plugins.amsmath import amsmath_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .fragments import Reading, Table, unwrap
 from .html import read_html
-from .mdplugins import brackets_plugin, shortcodes_plugin
+from .mdplugins import amsmath_closed_plugin, brackets_plugin, shortcodes_plugin
 
 _MATH_INLINE = ("math_inline", "math_inline_double", "math_single")
 _MATH_BLOCK = ("math_block", "math_block_label", "math_block_eqno")
@@ -60,7 +59,7 @@ def _code(reader: "MarkdownReader", token: Token, line: int, reading: Reading) -
 #: admonitions of Python-Markdown and MkDocs Material (``!!! note``, ``??? success "Solution"``: an indented body of
 #: Markdown, not an indented code block).
 MARKDOWN = Dialect("markdown", (front_matter_plugin, admon_plugin, brackets_plugin, shortcodes_plugin, _dollars,
-                                amsmath_plugin), _code)
+                                amsmath_closed_plugin), _code)
 
 
 @lru_cache(maxsize=None)

@@ -5,15 +5,20 @@ r"""markdown-it rules for the math delimiters that CommonMark and ``dollarmath``
 - Hugo and Zola shortcodes around KaTeX: ``{{< katex >}}…{{< /katex >}}`` (also ``{{% … %}}``,
   ``display`` for a display equation), ``{% katex(block=true) %}…{% end %}`` and Zola's inline
   ``{{ katex(body="…") }}``;
-- Quarto's labelled display equations ``$$ … $$ {#eq-name}``.
+- Quarto's labelled display equations ``$$ … $$ {#eq-name}``;
+- amsmath's top-level environments (``mdit_py_plugins.amsmath``), only where the environment ends at the end of the
+  block's last line.
 
 Each is a tokenizer rule: it runs at a position of markdown-it's own scan, so code spans and code
 blocks (consumed by their own rules first) are never read as math.
 """
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from mdit_py_plugins.amsmath import RE_OPEN, amsmath_block, amsmath_plugin
 from markdown_it.rules_inline import StateInline
 
 #: (open, close, display) for the bracket delimiters, longest first.
@@ -116,6 +121,55 @@ def brackets_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("escape", "math_brackets", _bracket_inline)
     md.block.ruler.before("fence", "math_block_brackets",
                           _display_block(tuple((o, c) for o, c, d in BRACKETS if d)), {"alt": _ALT})
+
+
+def _ends_at_its_end(text: str) -> bool:
+    r"""Does the environment that ``text`` opens (``\begin{bmatrix}``) close at ``text``'s end, counting nested
+    ones of its name? ``\begin{bmatrix} … \end{bmatrix}, W \in \mathbb{R}^{d}`` closes mid-line: what follows
+    is not inside it."""
+    opened = re.match(RE_OPEN, text)
+    if opened is None:
+        return False
+    name = re.escape(opened.group(1) + opened.group(2))
+    depth = 0
+    for tag in re.finditer(r"\\(begin|end)\{" + name + r"\}", text):
+        depth += 1 if tag.group(1) == "begin" else -1
+        if depth == 0:
+            return not text[tag.end():].strip()
+    return False
+
+
+def _display_open_above(state: StateBlock, start: int, most: int = 60) -> bool:
+    """Is a ``$$`` or ``\\[`` display open on the paragraph's lines above ``start`` (back to a blank line, at most
+    ``most`` lines)? Then an environment starting at ``start`` is inside that display, not a block of its own."""
+    text = []
+    line = start - 1
+    while line >= 0 and start - line <= most and not state.isEmpty(line):
+        text.append(state.src[state.bMarks[line]: state.eMarks[line]])
+        line -= 1
+    above = "\n".join(text)
+    return above.count("$$") % 2 == 1 or above.count("\\[") > above.count("\\]")
+
+
+def _amsmath_whole(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    r"""amsmath's block rule, except where its environment closes before the line it stops at: the plugin looks
+    for the first *line ending* with ``\end{name}``, so an environment closed mid-line (text after it) would run on
+    over blank lines and prose to a later one, and that prose would be lost."""
+    if silent and state.parentType == "paragraph" and _display_open_above(state, start):
+        return False  # inside ``$$ … $$`` that the paragraph's inline math will read whole
+    line = state.line
+    if not amsmath_block(state, start, end, True):
+        return False
+    stop, state.line = state.line, line
+    if not _ends_at_its_end(state.src[state.bMarks[start] + state.tShift[start]: state.eMarks[stop - 1]]):
+        return False
+    return True if silent else amsmath_block(state, start, end, False)
+
+
+def amsmath_closed_plugin(md: MarkdownIt) -> None:
+    """amsmath's environments as display blocks (:func:`_amsmath_whole`)."""
+    amsmath_plugin(md)
+    md.block.ruler.at("amsmath", _amsmath_whole, {"alt": _ALT})
 
 
 def quarto_labels_plugin(md: MarkdownIt) -> None:

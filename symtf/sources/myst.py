@@ -6,7 +6,6 @@ its options (``:label: eq-x``). The body of any other directive that holds prose
 from __future__ import annotations
 
 from markdown_it.token import Token
-from mdit_py_plugins.amsmath import amsmath_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
@@ -14,7 +13,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 
 from .fragments import Reading
 from .markdown import Dialect, MarkdownReader, _dollars
-from .mdplugins import brackets_plugin
+from .mdplugins import amsmath_closed_plugin, brackets_plugin
 
 #: Directives whose body is not Markdown: never read for math.
 CODE_DIRECTIVES = frozenset({
@@ -62,7 +61,7 @@ def myst_fence(reader: MarkdownReader, token: Token, line: int, reading: Reading
 
 
 MYST = Dialect("myst", (front_matter_plugin, myst_block_plugin, myst_role_plugin, colon_fence_plugin,
-                        brackets_plugin, _dollars, amsmath_plugin), myst_fence)
+                        brackets_plugin, _dollars, amsmath_closed_plugin), myst_fence)
 
 
 def read_myst(source: str) -> Reading:

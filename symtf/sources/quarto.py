@@ -4,15 +4,14 @@ cell and is skipped; YAML front matter is skipped.
 """
 from __future__ import annotations
 
-from mdit_py_plugins.amsmath import amsmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .fragments import Reading
 from .markdown import Dialect, MarkdownReader, _code, _dollars
-from .mdplugins import brackets_plugin, quarto_labels_plugin
+from .mdplugins import amsmath_closed_plugin, brackets_plugin, quarto_labels_plugin
 
-QUARTO = Dialect("quarto", (front_matter_plugin, quarto_labels_plugin, brackets_plugin, _dollars, amsmath_plugin),
-                 _code)
+QUARTO = Dialect("quarto", (front_matter_plugin, quarto_labels_plugin, brackets_plugin, _dollars,
+                            amsmath_closed_plugin), _code)
 
 
 def read_quarto(source: str) -> Reading:
