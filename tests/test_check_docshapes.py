@@ -455,3 +455,50 @@ def test_a_cross_attention_said_in_words_after_a_self_attention_section():
     assert [f.status for f in check_text(head + bare) if "T_2 \\times T_1" in f.latex] == ["mismatch"]
     other = r"Keys lie in $\mathbb R^{n \times k}$, and $A = QK^{\top} \in \mathbb R^{m \times e}$." "\n"
     assert [f.status for f in check_text(head + other) if "m \\times e" in f.latex] == ["mismatch"]  # not \times's m, e
+
+
+def test_a_subscript_brace_closed_one_axis_late_is_two_axes():
+    r"""heldout10 karelze-thesis-attention 18: ``\mathbb{R}^{d_{\mathrm{attn}\times d_{X}}}`` (the brace of
+    d_attn's subscript closed after d_X) is d_attn × d_X, not one size named "attn × d_X": W_q X is then well formed
+    and W_k Z is the document's listed slip (d_X against Z's d_Z), reported with those sizes."""
+    doc = (r"Let $X \in \mathbb{R}^{d_X\times \ell_X}$ and $Z \in \mathbb{R}^{d_Z\times \ell_Z}$. The queries and "
+           r"keys are $Q=W_q X$ and $K=W_k Z$, with $W_q, W_k \in \mathbb{R}^{d_{\mathrm{attn}\times d_{X}}}$." "\n")
+    found = {f.latex: f for f in check_text(doc) if f.rule in ("shape", "definition")}
+    assert found["K=W_k Z"].status == "mismatch" and "(d_{X} and d_{Z})" in found["K=W_k Z"].message
+    assert found["Q=W_q X"].status != "mismatch"
+
+
+def test_a_letter_the_document_defines_as_a_function_is_applied_not_multiplied():
+    r"""Found by a scan of Chinese Mamba notes: A ∈ R^{m×m} (the state matrix) and x_t ∈ R^n in one section, then in
+    a later paragraph the polynomials A(x) = Σ a_i x^i, B(x) and C(x) = A(x) · B(x): A there is the function that line defines,
+    and "a product of m × m (A) and n × 1 (x)" was a false mismatch. Written as a product (no definition of A as a
+    function), the contradiction stands."""
+    doc = (r"Let $A \in \mathbb{R}^{m \times m}$ and $B, C \in \mathbb{R}^{m}$." "\n\n"
+           r"The input is $x_t \in \mathbb{R}^n$. Polynomials:" "\n\n$$\\begin{cases}\n"
+           r"A(x) = \sum_{i=0}^{n-1} a_i x^i \\" "\n" r"B(x) = \sum_{i=0}^{n-1} b_i x^i \\" "\n"
+           r"C(x) = A(x) \cdot B(x) = \sum_{k=0}^{2n-2} c_k x^k" "\n\\end{cases}$$\n")
+    found = [f for f in check_text(doc) if f.line >= 5]
+    assert found and not _mismatches(found)
+    assert any("defines $A$ as a function" in f.message for f in found)
+    plain = doc.replace("A(x) = ", "a(x) = ").replace("A(x) \\cdot", "A x \\cdot")
+    assert _mismatches([f for f in check_text(plain) if f.line >= 5])
+
+
+def test_a_document_that_writes_its_transposes_as_t_and_its_vocabulary_size_as_bars():
+    r"""heldout15 erinclemmer-attention-theory 113-117: W_u ∈ R^{d × |v|}, X ∈ R^{c × d} and the logits Z = X W_u^t.
+    The note writes every transpose as ^t (no ^T or ^\top anywhere) and the vocabulary's size as |v|: X W_u^t is then
+    (c × d)(|v| × d), undefined, the note's listed slip (X W_u was meant)."""
+    doc = ("$$\nW_u \\in \\reals^{d \\times |v|}, X\\in \\reals^{c \\times d}\n$$\n\n"
+           "$$\nZ = X W_u^t \\in \\reals^{c \\times |V|}\n$$\n\nand $K Q^t$ with $(W_u^t)^t$.\n")
+    (f,) = [f for f in check_text(doc) if f.latex.startswith("Z = X")]
+    assert f.status == "mismatch" and "(d and |V|)" in f.message
+    assert not _mismatches(check_text(doc.replace("X W_u^t", "X W_u")))
+
+
+def test_t_is_a_transpose_only_where_the_document_has_no_other_mark_and_no_step_t():
+    from symtf.check.macros import transpose_t
+
+    assert transpose_t(r"$\sigma(QK^t) V$ and $K Q^t e_i$")
+    assert not transpose_t(r"$\sigma(QK^t) V$ and $K Q^\top e_i$")  # a mark of its own: ^t is something else
+    assert not transpose_t(r"$W^{t+1} = W^t - \eta G$ and $M^t$")  # t counts the steps
+    assert not transpose_t(r"$\beta^t$ and $x^t$")  # powers and time steps of scalars and vectors

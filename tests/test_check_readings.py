@@ -2238,6 +2238,16 @@ def test_a_per_head_superscript_runs_over_the_heads():
     assert found and all(f.status != "mismatch" and "outside" not in f.message for f in found)
 
 
+def test_a_per_head_superscript_named_like_a_model_size_is_the_documents_letter():
+    # found by a scan of Chinese KV-cache notes: per head n, Attention(q_t^n, K^n_{1:t}, V^n_{1:t}); n was read as the
+    # model's sequence length (3 at the test sizes) and failed at "head 3 outside 1..H"
+    text = ("# KV\n\nPer head, with $q_t^n, k_t^n, v_t^n$:\n\n$$\n\\text{Attention}(q^n_t, K^n_{1:t}, V^n_{1:t}) = "
+            "\\text{Softmax}\\left(\\frac{\\left(q_t^n\\right)^T \\left(K^n_{1:t}\\right)^T}{\\sqrt{d_h}}\\right) "
+            "V^n_{1:t}\n$$\n")
+    found = [f for f in DocumentChecker(text).run() if f.kind == "claim"]
+    assert found and all(f.status != "mismatch" for f in found)
+
+
 def test_two_sequence_lengths_and_their_score_shape_are_an_examples_own():
     # found by a scan of notes on cross-attention: "n = 5, m = 7, so QK^T ∈ R^{5 × 7}": m is a length (not the model's
     # vector m) and the printed shape is the example's, which the model's test sizes neither confirm nor refute

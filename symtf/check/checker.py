@@ -125,6 +125,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.unbound: list = []  # definitions of document letters that bound nothing (see _contradictions)
         self.unify_budget = MAX_UNIFY
         self.declared = Declarations()  # the document's own matrices and their declared shapes
+        self._functions = None  # letters the document defines as functions (A(x) = …): declaring._own_function
         self.identities: MatrixBook | None = None  # their definitions and properties, read on first use
         self.identity_verdicts: dict = {}  # (line, link) → the verdict of identities.judge (None: not one)
         self._last_exprs: dict = {}  # fragment index → the last side its statements wrote (a chain may go on)

@@ -319,6 +319,9 @@ def size_of(node) -> sp.Expr:
     """A size as written in a shape (``d_k``, ``n``, ``512``, ``d/h``): a SymPy expression."""
     from .scalars import to_sympy
 
+    if node[0] == "call" and node[1] == "abs" and len(node[3]) == 1 and node[3][0][0] == "sym":
+        # |V|: the size of the set V, a size of its own (|v| beside |V| in one note: the same set, its case slipped)
+        return sp.Symbol(f"|{symbol_name(node[3][0]).upper()}|", positive=True)
     try:
         size = to_sympy(node)
     except (NotScalar, ValueError, TypeError) as exc:

@@ -43,7 +43,25 @@ def document_macros(text: str) -> dict[str, str]:
         out.setdefault(name, body)
     if "\\otimes" not in out and entrywise_otimes(text):
         out["\\otimes"] = "\\odot"
+    if transpose_t(text):
+        out["^t"] = "^\\top"
     return out
+
+
+# a transpose mark other than ^t: ^T, ^{T}, ^\top, ^\intercal, ^\mathsf{T}, ^\mathrm{T}, ^\tr-like site macros
+_OTHER_TRANSPOSE = re.compile(r"\^\s*(?:\{\s*)?(?:T(?![A-Za-z])|\\(?:top|intercal|mathsf\s*\{\s*T|mathrm\s*\{\s*T|"
+                              r"T|Tr|tr|trans|transp|transpose)(?![A-Za-z]))")
+# a matrix (a capital, perhaps subscripted) or a parenthesis with ^t, the t alone
+_CAPITAL_T = re.compile(r"(?:(?<![a-z\\])[A-Z](?:_\{[^{}]*\}|_[A-Za-z0-9])?|\))\s*\^t(?![A-Za-z0-9_'])")
+# the same letter with a time or step superscript elsewhere: W^{t+1}, W^{(t)}, W^0, x^{t-1}
+_RUNNING_T = re.compile(r"\^\s*\{\s*\(?\s*t\s*[-+)']|\^\s*\{\s*\(\s*t\s*\)")
+
+
+def transpose_t(text: str) -> bool:
+    r"""Whether ``text`` writes its transposes as ``^t`` (``K Q^t e_i``, ``(W_u^t)^t``): at least two matrices or
+    parentheses with ``^t``, no other transpose mark anywhere (``^T``, ``^\top`` …), and no ``^{t+1}``, ``^{t-1}``,
+    ``^{(t)}`` that would make t a step index."""
+    return len(_CAPITAL_T.findall(text)) >= 2 and not _OTHER_TRANSPOSE.search(text) and not _RUNNING_T.search(text)
 
 
 _OTIMES = re.compile(r"\\otimes(?![A-Za-z])|⊗")

@@ -93,6 +93,8 @@ def clean(latex: str) -> str:
     s = _BARE_NAME.sub(_named, _BRACED_WORD.sub(_unbraced, s))
     s = _SIGMA_SUM.sub(r"\\sum\1", s)
     s = _SPACE_OF.sub(lambda m: m.group(1) + _axes(m.group(2)) + "}", s)
+    if "\\times" in s and "\\mathbb" in s:
+        s = _SCRIPT_TIMES.sub(_script_times, s)
     s = _BRACED_SUM.sub(r"\1 ", s)  # {\sum_j} \alpha_j: the sum set in braces of its own, its body after them
     if _OVER.search(s) and len(s) <= 4000:
         s = _over(s)
@@ -142,6 +144,18 @@ _SPACE_OF = re.compile(r"(\\mathbb\s*\{R\}\s*\^\s*\{)([^{}\\]*(?:\{[^{}]*\}[^{}\
 _SIGMA_SUM = re.compile(r"\\Sigma(\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9])"
                         r"(?:\s*\^\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]))?)(?=\s*\()")
 _LETTER_TIMES = re.compile(r"(?<=[A-Za-z0-9}])\s*[xX]\s*(?=[A-Za-z0-9])|(?<=[A-Za-z}])\s*\*\s*(?=[A-Za-z\\])")
+
+
+# \mathbb{R}^{d_{\text{attn}\times d_X}}: a subscript that holds the times sign, its brace closed one axis late
+_SCRIPT_TIMES = re.compile(r"(\\mathbb\s*\{R\}\s*\^\s*\{\s*[A-Za-z]_\{)((?:\\text\{[A-Za-z]+\}|[A-Za-z0-9]+))\s*\\times\s*"
+                           r"([A-Za-z](?:_\{[^{}]*\}|_[A-Za-z0-9])?)\}\}")
+
+
+def _script_times(m: re.Match) -> str:
+    r"""``\mathbb{R}^{d_{\text{attn}\times d_{X}}}`` → ``\mathbb{R}^{d_{\text{attn}} \times d_{X}}``: a size's subscript
+    brace closed after the next axis (heldout10 karelze-thesis-attention 18) is the two axes the writer meant, not
+    one size named "attn × d_X"."""
+    return f"{m.group(1)}{m.group(2)}}} \\times {m.group(3)}}}"
 
 
 def _axes(body: str) -> str:
