@@ -93,7 +93,7 @@ tests/heldout46 (a student-written course-handbook chapter on the formulation of
 lecture notes on transformers in column vectors, both kept byte-identical under a .md name) likewise had its expectations
 committed before any checker run, but holds only two documents from two repositories (one column, one mixed), so it is
 ``SHORT`` like heldout26 and not in the both-conventions test.
-tests/heldout47 (LaTeX sources kept under .md names: two parts of a practitioner's notes on Transformer architecture and
+tests/heldout47 (LaTeX sources, read as .tex: two parts of a practitioner's notes on Transformer architecture and
 inference in index notation, a book chapter on Transformers as Bayesian networks in column vectors, and two Chinese
 machine-translation textbook chapters on the Transformer and its structural improvements, plus a Chinese course handout,
 found through LaTeX file paths) likewise had its expectations committed before any checker run, but holds only six
