@@ -2230,6 +2230,20 @@ def test_a_bare_d_valued_beside_the_head_width_is_the_model_width():
     assert any(f.latex == "d = 8192" and "d_\\text{model}" in f.message for f in found)
 
 
+def test_a_head_as_wide_as_the_model_is_a_passages_setting_unless_its_sentence_names_a_model():
+    # heldout47 niutrans-mtbook-transformer 277 (first run): in the section on one scaled dot-product attention over
+    # the representations themselves, "usually d_k = d_v = d_model"; the chapter names Transformer Base and Big later,
+    # and d_v = d_model was a mismatch against every published multi-head configuration. Said of GPT-2 in the same
+    # sentence it stays one.
+    tail = "\n\n## Sizes\n\nTransformer Base has $d_{model} = 512$ and Transformer Big $d_{model} = 1024$.\n"
+    own = "# Attention\n\nThe widths are usually set to $d_k = d_v = d_{model}$." + tail
+    found = [f for f in DocumentChecker(own).run() if f.rule == "figures" and f.line == 3]
+    assert found and not [f for f in found if f.status == "mismatch"]
+    assert any("a head as wide as the model" in f.message for f in found)
+    named = own.replace("are usually set to", "of GPT-2 Small are")
+    assert [f for f in DocumentChecker(named).run() if f.rule == "figures" and f.status == "mismatch"]
+
+
 def test_a_per_head_superscript_runs_over_the_heads():
     # found by a scan of course notes: Attention(Q^i, K^i, V^i) = softmax(Q^i (K^i)^T / sqrt(d_k)) V^i, head i's
     # attention; i ran over the tokens (1..3) and failed at "head 3 outside 1..H"

@@ -612,6 +612,12 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         elif failing and not literal and not named_anywhere:  # d_k = d_v = d in a table of one head's letters
             out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, which this "
                                "document does not name: its letters may stand for other sizes (its own model)"))
+        elif failing and not literal and not named and sympy.expand(a - b) in (dims.d_head - dims.d_model,
+                                                                             dims.d_model - dims.d_head):
+            out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, whose heads "
+                               "are narrower than the model; a head as wide as the model (one head, or attention over "
+                               "the representations themselves) is a setting of this passage, and its sentence names "
+                               "none of them: not compared"))
         elif failing:
             cfg = configs[0]
             out.append(Finding(line, text, "mismatch", "figures", f"does not hold for {', '.join(failing)}",
