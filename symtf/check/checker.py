@@ -91,6 +91,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         self.frags, self.tables, self.blocks = reading.fragments, reading.tables, reading.blocks
         self.algorithm_named = algorithms.named_from(self.blocks)  # the line naming FlashAttention, or None
         self.configuration_named = names_a_configuration(" ".join(text for _, text in self.blocks))
+        # the lines of the blocks that name one (a relation before them, or in another section, is not about it)
+        self.configuration_lines = [at for at, text in self.blocks if names_a_configuration(text)] \
+            if self.configuration_named else []
         self.kernel_named = speaks_of(self.blocks, "kernel_words")  # the prose speaks of a Gaussian or a kernel
         self.descent_named = speaks_of(self.blocks, "descent_words")  # the prose speaks of gradient descent or SGD
         self.spans, self.texts = reading.spans, reading.texts  # code spans and prose: arithmetic outside math

@@ -530,7 +530,7 @@ def _published_in(text: str) -> list:
 
 def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
                         own: dict | None = None, para: str = "", stated: dict | None = None,
-                        named_anywhere: bool = True, gated=None) -> list[Finding] | None:
+                        named_anywhere: bool = True, gated=None, named_before: bool = True) -> list[Finding] | None:
     """A chain of sizes only (``d_\\text{model} = 768``, ``d_\\text{head} = d_\\text{model}/H``); None if not one.
 
     A number is a claim about one model: the one the prose names (a published configuration), else the
@@ -539,7 +539,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     heading names, none of whose values agrees with every size the document ``stated`` (d_model = 512 in a post
     titled after a published model), is not this document's model. In a document that names no configuration
     (``named_anywhere`` False) a relation of letters that fails for all of them is not judged: its letters may
-    stand for other sizes than the reference's; nor one of d_ff where the document's MLP is gated (``gated``, its
+    stand for other sizes than the reference's; nor a head as wide as the model (``d_v = d_\text{model}``) where no
+    configuration is named before it (``named_before`` False) nor in its sentence; nor one of d_ff where the document's MLP is gated (``gated``, its
     SwiGLU deviation: ``d_{ff} = \frac{8}{3} d_\text{model}``), which no configuration in symtf.dims is.
     """
     if set(rels) & UNJUDGED:  # a ≪ b, n ∈ {…}: no size claim to judge
@@ -612,8 +613,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         elif failing and not literal and not named_anywhere:  # d_k = d_v = d in a table of one head's letters
             out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, which this "
                                "document does not name: its letters may stand for other sizes (its own model)"))
-        elif failing and not literal and not named and sympy.expand(a - b) in (dims.d_head - dims.d_model,
-                                                                             dims.d_model - dims.d_head):
+        elif failing and not literal and not named and not named_before and \
+                sympy.expand(a - b) in (dims.d_head - dims.d_model, dims.d_model - dims.d_head):
             out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, whose heads "
                                "are narrower than the model; a head as wide as the model (one head, or attention over "
                                "the representations themselves) is a setting of this passage, and its sentence names "

@@ -256,6 +256,13 @@ class ShapeClaims:
             return self._read_letters_only(self.findings[-1:], stated_node)
         return self.add(line, text, "unchecked", "shape", reason)
 
+    def _configuration_before(self, line: int) -> bool:
+        """Does a block of this section, at or before ``line``, name a published configuration ("This is about
+        GPT-2.")? One in a later section, or a results table of another section, does not make a relation here
+        about that model."""
+        k = bisect.bisect_right(self.configuration_lines, line) - 1
+        return k >= 0 and self._section_of(self.configuration_lines[k]) == self._section_of(line)
+
     def _size_claim(self, index, frag, line, text, exprs, rels, ctx) -> bool:
         """A chain of sizes (``d_\\text{model} = 768``, ``d_k = d_\\text{model}/h = 64``): against the model
         the sentence or its section names, else the document's own sizes. True if it was one."""
@@ -270,7 +277,8 @@ class ShapeClaims:
         lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
         own = self.own_sizes(ctx)
         sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else own, para, own,
-                                    self.configuration_named, self._gated_here(line))
+                                    self.configuration_named, self._gated_here(line),
+                                    self._configuration_before(line))
         if sized is None:
             return False
         if loose and any(f.status == "mismatch" and f.basis != "document" for f in sized):
