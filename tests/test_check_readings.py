@@ -2244,6 +2244,20 @@ def test_a_head_as_wide_as_the_model_is_a_passages_setting_unless_its_sentence_n
     assert [f for f in DocumentChecker(named).run() if f.rule == "figures" and f.status == "mismatch"]
 
 
+def test_a_tie_of_a_letters_members_is_not_a_tie_of_the_bare_letter_they_are_cut_from():
+    # heldout47 niutrans-mtbook-transformer 321-347 (first read): head_i = Attention(Q_i, K_i, V_i), verified, ties
+    # the members Q_i; then Q_i = Q W_i^Q with W_i^Q of d_model × d_k, where the bare Q is the layer's input (the
+    # paper's own notation), and the reference's q (n × d_head) made it a mismatch. The textbook's bold italics
+    # (\mathbi, a macro of its preamble) are a font.
+    text = ("# Multi-head\n\nThe heads are $\\mathbi{head}_i = \\textrm{Attention}(\\mathbi{Q}_i,\\mathbi{K}_i, "
+            "\\mathbi{V}_i)$.\n\nFirst $\\mathbi{Q}_i = \\mathbi{Q}\\mathbi{W}_i^{\\,Q}$, with $\\mathbi{W}_i^{\\,Q} "
+            "\\in \\mathbb{R}^{d_{\\textrm{model}} \\times d_k}$.\n")
+    found = [f for f in DocumentChecker(text).run() if f.kind == "claim"]
+    assert any(f.line == 3 and f.status == "verified" for f in found)
+    (f,) = [f for f in found if f.latex.startswith("Q_i =")]
+    assert f.status == "unchecked" and "no verified claim of this document ties $Q$" in f.message
+
+
 def test_a_per_head_superscript_runs_over_the_heads():
     # found by a scan of course notes: Attention(Q^i, K^i, V^i) = softmax(Q^i (K^i)^T / sqrt(d_k)) V^i, head i's
     # attention; i ran over the tokens (1..3) and failed at "head 3 outside 1..H"

@@ -16,7 +16,7 @@ class Anchoring:
         of the claim (a diagnosis) reconciles it with the reference. Otherwise the document may mean another
         model, and the claim is left unchecked with that reason. A tie in a later section does not reach back into
         a section that stated the letter's shape itself before the claim (its d × d Q is its own there)."""
-        anchored, contested, doubted = {}, {}, {}
+        anchored, contested, doubted, bare_ties = {}, {}, {}, set()
         both = self._one_d_two_sizes()
         for f in self.findings:
             if f.basis == "reference" and f.kind == "claim":
@@ -24,6 +24,7 @@ class Anchoring:
                     if not (both and f.letter_read or _holds_for_any_values(f.latex)):
                         for key in f.symbols:  # (P-1)n / (2(P-1)n/P) = P/2 would hold for any P: it ties none
                             anchored.setdefault(key, []).append(f.line)
+                            bare_ties.update({key} if _bare(key, f.latex) else ())
                     continue
                 for key in f.symbols:
                     doubted[key] = doubted.get(key, 0) + 1
@@ -49,6 +50,7 @@ class Anchoring:
             here = section(f.line)
             tied = {k for k in f.symbols & first_tie.keys() if first_tie[k] <= f.line or here in tie_sections[k] or
                     stated.get((k, here), f.line + 1) > f.line}
+            tied -= {k for k in tied if k not in bare_ties and _bare(k, f.latex)}  # Q_i tied, not the Q of Q_i = Q W_i
             loose = sorted(f.symbols - tied - self._named_scalars(f))
             if not loose:
                 continue
@@ -205,3 +207,16 @@ def _holds_for_any_values(latex: str) -> bool:
     except (ParseError, NotScalar, ValueError, TypeError, ZeroDivisionError, RecursionError):
         return False
 
+
+def _bare(key: str, latex: str) -> bool:
+    """Does ``latex`` write the one-letter ``key`` bare (``Q``, ``QW_i``, ``Q^\\top``), not only as a member with a
+    subscript (``Q_i``) or inside a script (``W^{Q}``)? A tie of the members (head i's ``Q_i``, verified) does not tie
+    the bare letter, which a document may use for what its members are cut from (``Q_i = Q W_i^Q``: the input)."""
+    if len(key) != 1 or not key.isupper():  # a matrix letter: Q and its heads' Q_i (x_n^{(0)} is a vector's member)
+        return False
+    script = r"\s*\^\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]+)"
+    text = re.sub(r"(?<![A-Za-z\\])" + key + f"(?:{script})?" + r"\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)", " ",
+                  latex)  # its members, a superscript before the subscript too (Q^{(1)}_i)
+    text = re.sub(r"[\^_]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)", " ", text)  # scripts: W^{Q}, Q^\top's \top
+    text = re.sub(r"\\[A-Za-z]+", " ", text)  # commands and their names: \text, \sqrt
+    return re.search(r"(?<![a-z])" + key + r"(?![a-z])", text) is not None

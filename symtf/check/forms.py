@@ -116,6 +116,20 @@ def idle_sum(exprs) -> str | None:
     return None
 
 
+def self_bounded_sum(exprs) -> tuple[str, str] | None:
+    r"""(variable, its bounds) of a sum whose variable is written in its own bounds (``\sum_{j=j-\omega}^{j+\omega}``):
+    the bounds of a sum cannot depend on the index that runs between them (they meant another letter, the centre of
+    the window), or None."""
+    for node in walk(list(exprs)):
+        if node[0] != "sum" or not node[2]:
+            continue
+        var = _sum_variable(node)
+        own = r"(?<![A-Za-z\\])" + re.escape(var) + r"(?![A-Za-z_^'])"  # d, not the size d_k of \sum_{d=1}^{d_k}
+        if re.fullmatch(r"[a-z]", var) and any(b and re.search(own, b) for b in (node[2], node[3])):
+            return var, f"{node[2]}, \\dots, {node[3]}" if node[3] else node[2]
+    return None
+
+
 def _bound_inside(body) -> set:
     r"""The index letters a sum's terms bind themselves, by a sum or a product of their own (``\prod_{i=1}^k``)."""
     bound = set()
@@ -300,6 +314,15 @@ _clip = _said("${found}$ divides by the smaller of 1 and the norm: a gradient lo
 _outside = _said("the numerator divides its exponential by ${found}$ where every term of the normalising sum divides its "
                  "exponent by it: the numerator is no term of the sum (a softmax with temperature divides inside both, "
                  "$e^{x_j / {found}} / \\sum_i e^{x_i / {found}}$)", "the scale outside the numerator's exponential")
+
+
+def _self_bounded(found, exprs):
+    var, bounds = found
+    return (f"the sum over ${var}$ runs between bounds written with ${var}$ itself (${bounds}$): a sum's bounds cannot "
+            "depend on the index that runs between them (another letter was meant, such as the window's centre)",
+            "the summation index written in its own bounds")
+
+
 _unused = _said("the terms of the sum over ${found}$ do not depend on ${found}$ (an index of the terms is wrong, or the "
                 "sum is not needed)", "the summation index is not used in its terms")
 
@@ -327,6 +350,7 @@ SLIPS = (
     (lambda exprs, rels: scale_in_terms_only(exprs), _outside),
     (lambda exprs, rels: clip_by_min(exprs), _clip),
     # (not in a chain of inequalities, :func:`first_slip`: a bound per term summed, \sum_{h=1}^H c \le …, is on purpose)
+    (lambda exprs, rels: self_bounded_sum(exprs), _self_bounded),
     (lambda exprs, rels: idle_sum(exprs), _unused),
     (lambda exprs, rels: collapsed_sum(exprs), _collapsed),
     (shadowed_index, _shadowed),

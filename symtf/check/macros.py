@@ -84,10 +84,10 @@ def entrywise_otimes(text: str) -> bool:
     return False
 
 
-_FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|bold|textbf|mathrm|mathit|mathsf|textsf|mathtt|texttt|mathbfit|vec|overrightarrow|mathop|"
+_FONT = re.compile(r"\\(?:mathbf|boldsymbol|bm|bold|textbf|mathrm|mathit|mathsf|textsf|mathtt|texttt|mathbfit|mathbi|vec|overrightarrow|mathop|"
                    r"operatorname\*?)\s*\{\s*"
                    r"((?:[^{}]|\{[^{}]*\})*)\}")
-_AFTER_COMMAND = re.compile(r"(\\[A-Za-z]+)(\\(?:mathbf|boldsymbol|bm|bold|textbf|mathrm|mathit|mathsf|mathbfit|vec|overrightarrow)\s*\{)")
+_AFTER_COMMAND = re.compile(r"(\\[A-Za-z]+)(\\(?:mathbf|boldsymbol|bm|bold|textbf|mathrm|mathit|mathsf|mathbfit|mathbi|vec|overrightarrow)\s*\{)")
 # a label the writer puts in the math: a word ending with a colon before the formula, or a sentence-ending word after it
 _LABEL = re.compile(r"(?:^|(?<=\\\\)|(?<=&)|(?<=\n))[ \t]*\\(?:text|mathrm|textrm|textbf)\s*\{[^{}$]*:\s*\}|\\text\s*\{\s*[A-Za-z][^{}$]*\.\s*\}\s*$")
 _TAG = re.compile(r"\\q?quad\s*\(\s*\d+(?:\.\d+)*[a-z]?\s*\)(?=\s*(?:\\\\|&|\\end|$))")
@@ -98,7 +98,7 @@ _ROW_SPACE = re.compile(r"(\\\\)[ \t]*\[[ \t]*-?\d*\.?\d+[ \t]*(?:pt|em|ex|mm|cm
 _BOLD_SHORT = re.compile(r"\\(?:bf|rm|it)\s+")
 _UPRIGHT_WORD = re.compile(r"\{\s*\\rm\s+([A-Za-z]{2,})\s*\}")  # {\rm AugMSA}, the old font switch around a word
 # a font command on one letter or one Greek command without braces: \boldsymbol W, \mathbf q, \bm\theta
-_FONT_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit|mathsf|mathbfit|vec|overrightarrow|pmb|mathrm|rm)(?![a-zA-Z])\s*(?=[A-Za-z\\])")
+_FONT_BARE = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathit|mathsf|mathbfit|mathbi|vec|overrightarrow|pmb|mathrm|rm)(?![a-zA-Z])\s*(?=[A-Za-z\\])")
 _BBB = re.compile(r"\\Bbb\s*\{?\s*([A-Za-z])\s*\}?")  # plain TeX's \Bbb F is \mathbb{F}
 _REALS = re.compile(r"\\(?:reals|Reals|R)(?![A-Za-z])")  # KaTeX's \reals, \R: the real numbers
 # x \in R^{n \times d}: a plain R after \in, raised to a size, written for the real numbers (a matrix R is not a set)
