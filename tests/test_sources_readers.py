@@ -166,6 +166,15 @@ def test_latex_environments_comments_verbatim():
     assert reading.fragments[1].section == ("A $b$",)
 
 
+def test_a_chapters_display_shorthands_are_its_displays():
+    r"""heldout47 rrtucci-bayesuvius-transformer: a book chapter input by a main file whose preamble defines
+    ``\beq``/``\eeq`` for ``equation`` (37 displays); read as prose, none was math. A name used other than in
+    alternating pairs (``\be`` for β below) is left alone."""
+    doc = "\n".join([r"Text $a$.", r"\beq", r"Q = W_q e", r"\eeq", r"and \beq K = W_k e \eeq, then $\be$ here."])
+    assert [(f.line, f.latex.strip(), f.display) for f in read(doc, "latex").fragments] == [
+        (1, "a", False), (3, "Q = W_q e", True), (5, "K = W_k e", True), (5, r"\be", False)]
+
+
 def test_latex_table_cells():
     doc = r"""\begin{tabular}{ll}
 Name & Shape \\ \hline

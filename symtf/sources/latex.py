@@ -8,6 +8,8 @@ outermost). Comments, ``verbatim`` and listings, and the arguments of commands t
 """
 from __future__ import annotations
 
+import re
+
 from pylatexenc.latexwalker import (LatexCharsNode, LatexCommentNode, LatexEnvironmentNode, LatexGroupNode,
                                     LatexMacroNode, LatexMathNode, LatexSpecialsNode, LatexWalker)
 
@@ -197,6 +199,24 @@ def _title(nodes) -> str:
     return " ".join("".join(words).split())
 
 
+#: Display shorthands physicists' and mathematicians' preambles define (``\\newcommand{\\beq}{\\begin{equation}}``),
+#: often missing from a chapter that a book's main file inputs: (opening, closing, environment).
+DISPLAY_SHORTHANDS = (("beq", "eeq", "equation"), ("beqa", "eeqa", "eqnarray"), ("bea", "eea", "eqnarray"),
+                      ("be", "ee", "equation"), ("beqn", "eeqn", "equation*"))
+
+
+def _shorthand_displays(source: str) -> str:
+    r"""``source`` with each pair of a display shorthand (``\beq … \eeq``) written as its environment, where the
+    file writes the pair strictly alternating, opening first (no other use of those names); lines are kept."""
+    for opening, closing, env in DISPLAY_SHORTHANDS:
+        marks = re.compile(r"\\(" + opening + "|" + closing + r")(?![A-Za-z@])")
+        found = [m.group(1) for m in marks.finditer(source)]
+        if not found or len(found) % 2 or any(f != (opening if k % 2 == 0 else closing) for k, f in enumerate(found)):
+            continue
+        source = marks.sub(lambda m: f"\\begin{{{env}}}" if m.group(1) == opening else f"\\end{{{env}}}", source)
+    return source
+
+
 def read_latex(source: str) -> Reading:
     """The fragments and tables of a LaTeX document."""
-    return LatexReader(source).read()
+    return LatexReader(_shorthand_displays(source) if "\\e" in source else source).read()
