@@ -73,3 +73,18 @@ def test_a_mask_entry_claimed_under_an_index_condition_is_judged_where_the_condi
         assert [f.status for f in found] == ["verified"] and "stated condition" in found[0].message, said
     wrong = "# Attention\n\nThe mask sets $M_{ij} = - \\infty \\ \\forall j < i$ so that it hides the future.\n"
     assert [f.status for f in check_text(wrong) if f.kind == "claim"] == ["mismatch"]
+
+
+def test_a_causal_mask_given_by_cases_that_blocks_the_past_is_a_mismatch():
+    r"""tests/heldout47 garrett361-architecture 172-174 (after the set's first run): "The tensor m_{ss'} is the causal
+    mask", m_{ss'} = 0 for s ≤ s' and −∞ for s > s': every position attends to itself and the future. The usual
+    form (−∞ for j > i, kept for j ≤ i, "otherwise") is not one; nor is a mask the prose does not call causal."""
+    flipped = ("The tensor $m_{ss'}$ is the causal mask:\n\n$$\nm_{ss'} = \\begin{cases} 0 & s \\le s' \\\\\n"
+               "-\\infty & s > s' \\end{cases}\n$$\n")
+    row = lambda text: [f.diagnosis for f in check_text(text, convention="row") if f.status == "mismatch"]  # noqa: E731
+    assert row(flipped) == ["the causal mask's comparison reversed"]
+    assert not row(flipped.replace("s \\le s'", "s' \\le s").replace("s > s'", "s' > s"))
+    assert not row("The causal mask:\n\n$$M_{ij} = \\begin{cases} 0 & \\text{if } i \\geq j \\\\ -\\infty & "
+                   "\\text{otherwise} \\end{cases}$$\n")
+    assert not row(flipped.replace("the causal mask", "a mask of our own"))
+    assert not _mismatches(flipped.replace("The tensor", "Keys index the rows of the scores $K^\\top Q$; the tensor"))

@@ -2,6 +2,8 @@
 its declarations, the reference model, and what the verdict teaches about the document's letters and sizes."""
 from __future__ import annotations
 
+import bisect
+
 import re
 from functools import cached_property, lru_cache
 
@@ -158,6 +160,12 @@ class Links:
             return
         self._record(frag, line, link, a, b, rel, links, out, ctx, back)
 
+    def _blocks_before(self, line: int, lines: int = 4) -> str:
+        """The text of the blocks (prose with its math) that start on the ``lines`` lines up to ``line``."""
+        end = bisect.bisect_right(self.blocks, line, key=lambda block: block[0])
+        start = bisect.bisect_left(self.blocks, line - lines, key=lambda block: block[0])
+        return " ".join(text for _, text in self.blocks[start:end])
+
     def _crossed_layout(self, a, b, line, ctx):
         """A letter the document wrote as its members side by side (its columns: ``X = (x_1, x_2, …)``) before
         ``line``, in a link judged in the row reading (one token per row): (letter, line of that layout), or None."""
@@ -225,6 +233,12 @@ class Links:
         if near is not None:  # GELU(x) ≈ x σ(1.702x): a published approximation, within its accuracy
             self.add(line, link, near.status, "numeric", near.message)  # of a function: ties no letter to the model
             self.findings[-1].basis = "published"
+            return True
+        flipped = masks.reversed_causal(frag.latex, self._blocks_before(frag.line) + " " + frag.before + " " +
+                                        frag.after) if rel == "=" and ctx.row and "cases" in frag.latex else None
+        if flipped is not None:  # m_{ss'} = 0 for s ≤ s', −∞ for s > s' under the name causal mask: it keeps the future
+            self.add_claim([a, b], line, link, "mismatch", "definition", flipped.message, flipped.expected,
+                           diagnosis=flipped.diagnosis, basis="document")
             return True
         slipped = masks.slip([a, b], self._mask_letters)
         if slipped is not None:  # softmax(QK^T ⊙ M), softmax(Q K^T V), Softmax_j(q_{t,i}^T k_{t,i}): attention miswritten

@@ -220,3 +220,61 @@ def slip(nodes, masks: frozenset) -> Slip | None:
     if inside is not None:
         return Slip(values_message(inside), unparse(inside[1]), "the values multiplied inside the softmax, not after it")
     return None
+
+
+# --------------------------------------------------------------------------- a causal mask given by cases
+_CASES = re.compile(r"([A-Za-z]+)\s*_\s*\{([^{}]*)\}\s*&?\s*(?:=|:=)\s*&?\s*\\begin\{cases\}(.*?)\\end\{cases\}", re.S)
+_INDEX = r"[a-z](?:'|\^\{?\\prime\}?)?"
+_COMPARE = re.compile(rf"({_INDEX})\s*(\\leq?|\\geq?|\\lt|\\gt|<|>|≤|≥)(?![A-Za-z])\s*({_INDEX})")
+_OPS = {"\\le": "<=", "\\leq": "<=", "≤": "<=", "<": "<", "\\lt": "<",
+        "\\ge": ">=", "\\geq": ">=", "≥": ">=", ">": ">", "\\gt": ">"}
+_CAUSAL = re.compile(r"causal|autoregressive|因果|自回归|kausal|causale|因果的|인과", re.I)
+
+
+def _index_name(text: str) -> str:
+    return re.sub(r"\^\{?\\prime\}?", "'", text.replace(" ", ""))
+
+
+def _region(cond: str, first: str, second: str) -> str | None:
+    """Where ``cond`` (``j > i``, ``s \\le s'``) holds, as the second index against the first: ``later``, ``not later``,
+    ``earlier`` or ``not earlier``; None if it compares other letters or more than once."""
+    found = _COMPARE.findall(cond)
+    if len(found) != 1:
+        return None
+    a, op, b = _index_name(found[0][0]), _OPS[found[0][1]], _index_name(found[0][2])
+    if (a, b) == (first, second):
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]  # first-op-second, read as second-op-first
+    elif (a, b) != (second, first):
+        return None
+    return {">": "later", "<=": "not later", "<": "earlier", ">=": "not earlier"}[op]
+
+
+_COMPLEMENT = {"later": "not later", "not later": "later", "earlier": "not earlier", "not earlier": "earlier"}
+
+
+def reversed_causal(latex: str, prose: str) -> Slip | None:
+    r"""A mask the prose calls causal, given by cases on its two indices (query first, key second, as the scores
+    q_i k_j^T of the row convention index them), that sets −∞ where the key is at or before the query and keeps the
+    later keys (``m_{ss'} = 0`` for ``s \le s'``, −∞ for ``s > s'``): every position attends to itself and the
+    future, never to the past. None where it blocks the later keys, or cannot be read so."""
+    m = _CASES.search(latex[:3000])
+    if m is None or "infty" not in m.group(3) or not _CAUSAL.search(prose):
+        return None
+    indices = re.findall(_INDEX, re.sub(r"[,\s]", "", m.group(2)).replace("^\\prime", "'").replace("^{\\prime}", "'"))
+    if len(indices) != 2 or indices[0] == indices[1]:
+        return None
+    first, second = (_index_name(x) for x in indices)
+    blocked = None
+    for row in re.split(r"\\\\|\\nn(?![A-Za-z])|\n", m.group(3)):  # rows: \\, a book's \nn, or a line each
+        value, _, cond = row.partition("&")
+        region = _region(cond, first, second)
+        if region is not None:  # the region −∞ covers: this row's, or the other side of a kept row's
+            blocked = region if "infty" in value else _COMPLEMENT[region]
+            break
+    if blocked not in ("not later", "earlier"):
+        return None
+    name = f"{m.group(1)}_{{{m.group(2).strip()}}}"
+    where, kept = ("before", "at or after") if blocked == "earlier" else ("at or before", "after")
+    return Slip(f"${name}$ is −∞ where ${second}$ is {where} ${first}$ and kept where ${second}$ is {kept} it: "
+                f"a causal mask blocks the later positions (−∞ for ${second} > {first}$), so that each position "
+                "attends to itself and the past", None, "the causal mask's comparison reversed")
