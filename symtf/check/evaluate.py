@@ -286,13 +286,22 @@ class Evaluator:
             raise Unknown("a negative number to a fractional power (not a real number): not checked")
         return a ** b
 
+    def _matrices(self, node, env) -> bool:
+        """``O = P \\times V``, ``S = Q \\times K^\\top``: × between two operands that are both matrices of this
+        reading (neither a size nor a number) is their product, as some writers set it; anything that fails to
+        evaluate, or a scalar on either side (``n \\times d``), leaves it a shape."""
+        try:
+            return not is_scalar(self.ev(node[1], env)) and not is_scalar(self.ev(node[2], env))
+        except Exception:  # noqa: BLE001 - an operand this reading cannot evaluate: not known to be a matrix
+            return False
+
     def _mul(self, node, env):
         op = node[3]
         if op == "×":
             if not (printed_number(node[1]) and printed_number(node[2]) or
-                    all(_printed_array(x) or self._example_matrix(x) for x in node[1:3])):
+                    all(_printed_array(x) or self._example_matrix(x) for x in node[1:3]) or self._matrices(node, env)):
                 raise Unknown("a shape (×) is not a value")
-            op = "*"  # 6.7 \times 10^{9}: a product of printed numbers
+            op = "*"  # 6.7 \times 10^{9}: a product of printed numbers; O = P \times V: of matrices
         if op == "*" and node[2][0] == "list" and self._example_matrix(node[1]):
             return self._bracket_index(node, env)
         a, b = self.ev(node[1], env), self.ev(node[2], env)
