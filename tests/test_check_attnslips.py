@@ -26,6 +26,9 @@ def _claims(latex: str):
     # is written in its own bounds
     (r"z_{i} = \sum_{j=j-\omega}^{j+\omega} \alpha_{ij}(x_j W_V)", r"z_{i} = \sum_{j=i-\omega}^{i+\omega} \alpha_{ij}(x_j W_V)",
      "bounds written with $j$ itself"),
+    # tests/heldout47 niutrans-mtbook-model-structure 224: the local window's normaliser written around the key index
+    (r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=j-\omega}^{j+\omega} \exp(e_{ik})}",
+     r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=i-\omega}^{i+\omega} \exp(e_{ik})}", r"range ($j-\omega"),
 ])
 def test_a_slip_is_a_mismatch_and_its_right_form_is_not(wrong, right, said):
     found = [f for f in _claims(wrong) if f.status == "mismatch"]

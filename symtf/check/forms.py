@@ -130,6 +130,28 @@ def self_bounded_sum(exprs) -> tuple[str, str] | None:
     return None
 
 
+def window_on_the_weighed_index(exprs) -> tuple[str, str, str] | None:
+    r"""``\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=j-\omega}^{j+\omega} \exp(e_{ik})}``: weights of j normalised by a sum
+    over k whose range moves with j, the index they weigh; over j they then do not sum to 1 (a local window belongs to
+    the other index, i - ω … i + ω). (j, k, the range), or None. Only a definition of a letter indexed by j."""
+    if len(exprs) != 2 or exprs[0] is None or exprs[0][0] != "sym" or exprs[1] is None:
+        return None
+    own = own_indices(exprs[0])
+    for node in walk([exprs[1]]):
+        parts = quotient(node)
+        if parts is None or parts[1][0] != "sum" or not parts[1][2] or not _exponential(parts[0]):
+            continue
+        total, var = parts[1], _sum_variable(parts[1])
+        terms = _index_letters(walk([total[4]]))
+        if not re.fullmatch(r"[a-z]", var) or var not in terms:
+            continue
+        for weighed in sorted(own & _index_letters(walk([parts[0]])) - terms):
+            letter = r"(?<![A-Za-z\\])" + weighed + r"(?![A-Za-z_^'])"
+            if any(bound and re.search(letter, bound) for bound in total[2:4]):
+                return weighed, var, f"{total[2]}, \\dots, {total[3]}" if total[3] else total[2]
+    return None
+
+
 def _bound_inside(body) -> set:
     r"""The index letters a sum's terms bind themselves, by a sum or a product of their own (``\prod_{i=1}^k``)."""
     bound = set()
@@ -316,6 +338,13 @@ _outside = _said("the numerator divides its exponential by ${found}$ where every
                  "$e^{x_j / {found}} / \\sum_i e^{x_i / {found}}$)", "the scale outside the numerator's exponential")
 
 
+def _moving_window(found, exprs):
+    weighed, var, bounds = found
+    return (f"the weights of ${weighed}$ are normalised by a sum over ${var}$ whose range (${bounds}$) moves with "
+            f"${weighed}$, the index they weigh: summed over ${weighed}$ they are not 1 (a window that normalises "
+            "them is the other index's)", f"the normalising window written around ${weighed}$")
+
+
 def _self_bounded(found, exprs):
     var, bounds = found
     return (f"the sum over ${var}$ runs between bounds written with ${var}$ itself (${bounds}$): a sum's bounds cannot "
@@ -351,6 +380,7 @@ SLIPS = (
     (lambda exprs, rels: clip_by_min(exprs), _clip),
     # (not in a chain of inequalities, :func:`first_slip`: a bound per term summed, \sum_{h=1}^H c \le …, is on purpose)
     (lambda exprs, rels: self_bounded_sum(exprs), _self_bounded),
+    (lambda exprs, rels: window_on_the_weighed_index(exprs), _moving_window),
     (lambda exprs, rels: idle_sum(exprs), _unused),
     (lambda exprs, rels: collapsed_sum(exprs), _collapsed),
     (shadowed_index, _shadowed),
