@@ -56,6 +56,17 @@ def test_an_environment_closed_mid_line_does_not_swallow_the_prose_after_it(fmt)
     assert any(line == 12 and "a &= \\begin{bmatrix} 1 \\end{bmatrix}" in latex for line, latex, _ in found)
 
 
+def test_an_environment_in_a_long_display_with_a_blank_line_is_still_read():
+    """corpus iclr24-understanding-icl 702-767: ``$$``, an align of 63 lines with a blank line inside, ``$$``: longer
+    than the displays held together across blank lines, so the paragraph opened by ``$$`` ends at the blank line
+    without its closing ``$$``; the environment is read as a display of its own, not left to that paragraph."""
+    rows = "\n".join(f"a_{{{k}}} &= b_{{{k}}} \\\\" for k in range(60))
+    doc = f"Text.\n\n$$\n\\begin{{align}}\n{rows}\n\nc &= d\n\\end{{align}}\n$$\n\nAfter $e$.\n"
+    found = _math(doc)
+    assert found[0][0] == 4 and "a_{0} &= b_{0}" in found[0][1] and "c &= d" in found[0][1] and found[0][2]
+    assert found[-1][1] == "e"
+
+
 def test_github_math_fences_are_displays_other_fences_code():
     doc = "Text\n\n```math\nQ = X W^Q\n```\n\n```python\nx = 1  # $not$\n```\n\n~~~ math\n\na = b\n~~~\n"
     assert _math(doc) == [(4, "Q = X W^Q", True), (13, "a = b", True)]

@@ -141,14 +141,22 @@ def _ends_at_its_end(text: str) -> bool:
 
 def _display_open_above(state: StateBlock, start: int, most: int = 60) -> bool:
     """Is a ``$$`` or ``\\[`` display open on the paragraph's lines above ``start`` (back to a blank line, at most
-    ``most`` lines)? Then an environment starting at ``start`` is inside that display, not a block of its own."""
+    ``most`` lines) and closed in the paragraph (before its blank line)? Then an environment starting at
+    ``start`` is inside that display, not a block of its own; one the paragraph does not close (a ``$$`` display longer
+    than what :func:`markdown._held_together` holds) leaves the environment to be read as a display of its own."""
     text = []
     line = start - 1
     while line >= 0 and start - line <= most and not state.isEmpty(line):
         text.append(state.src[state.bMarks[line]: state.eMarks[line]])
         line -= 1
     above = "\n".join(text)
-    return above.count("$$") % 2 == 1 or above.count("\\[") > above.count("\\]")
+    close = "$$" if above.count("$$") % 2 == 1 else "\\]" if above.count("\\[") > above.count("\\]") else None
+    line = start  # open: inside it only if the paragraph closes it before its blank line
+    while close is not None and line < state.lineMax and line - start <= most and not state.isEmpty(line):
+        if close in state.src[state.bMarks[line]: state.eMarks[line]]:
+            return True
+        line += 1
+    return False
 
 
 def _amsmath_whole(state: StateBlock, start: int, end: int, silent: bool) -> bool:
