@@ -2837,3 +2837,14 @@ def test_times_between_two_matrices_is_their_product_between_sizes_a_shape():
     found = [f for f in DocumentChecker(text, convention="row").run() if f.kind == "claim"]
     assert [f.status for f in found if f.line in (3, 5)] == ["verified", "verified"]
     assert not [f for f in found if f.status == "mismatch"]
+
+
+def test_an_alignment_written_inside_another_is_one_alignment():
+    r"""heldout3 shreedharn-transformers-math1 1211-1217: ``$$ {\textstyle \begin{aligned} \begin{align} … \end{align}
+    \end{aligned} } $$`` (after a line of prose): its rows are the statements, the inner environment no factor."""
+    from symtf.check.macros import simplify
+    from symtf.check.normalize import statements
+
+    text = ("{\\textstyle\n\\begin{aligned}\n\\begin{align}\na &= b \\quad (28)\\\\\nc &= d \\quad (29)\n\\end{align}\n"
+            "\\end{aligned}\n}")
+    assert [s.text for s in statements(simplify(text))] == ["a = b", "c = d"]

@@ -274,9 +274,11 @@ def _align(latex: str) -> tuple[str, int] | None:
             unclosed.add(name)
             continue
         start = m.end()
-        inner = re.match(r"\s*\\begin\{" + re.escape(name) + r"\}", latex[start:close])
-        if inner:  # \begin{aligned}\begin{aligned} … \end{aligned}\end{aligned}: one environment written twice
+        inner = re.match(r"\s*\\begin\{" + _ALIGNMENTS + r"\}", latex[start:close])
+        if inner:  # \begin{aligned}\begin{aligned} … or \begin{aligned}\begin{align} …: one alignment written twice
             start += inner.end()
+            tail = re.search(r"\\end\{" + re.escape(inner.group(1)) + r"\}\s*$", latex[start:close])
+            close = start + tail.start() if tail else close
         return latex[start:close], start
     return None
 
