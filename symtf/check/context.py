@@ -296,8 +296,8 @@ class Context:
             raise Unknown(f"a power {text.strip('{} ')} (an inverse) of a model matrix is not read here")
         letter = text.strip("{} ")
         if len(letter) == 1 and letter.islower() and letter not in env:  # q_t^n, K^n, A^k: the document's own letter
-            raise Unknown(f"the superscript {letter} is a letter of the document's own (a head or a layer it runs over, "
-                          "or a power), not a head of the model numbered by the model's size of that name")
+            raise Unknown(f"the superscript {letter} is a letter of the document's own (a head or a layer it runs "
+                          "over, or a power), not a head of the model numbered by the model's size of that name")
         h = index_value(text, env, self)
         if h > self.values.H and text.strip("{} ") in env:  # Q^i with i running over the tokens: not a head there
             raise PastTheHeads(f"head {h} past the model's {self.values.H} heads (index {text.strip('{} ')})")

@@ -159,7 +159,8 @@ class Declaring:
         if own:  # A(x) = Σ a_i x^i, then C(x) = A(x) · B(x): A is the document's function there, not its matrix A
             self.add_claim(nodes, line, text, "unchecked", "shape", f"{verdict.message}; but line {own[1]} defines "
                            f"${own[0]}$ as a function of what its parenthesis holds, and this line writes it so: its "
-                           "value, not a product with the matrix declared by that letter (not judged)", basis="document")
+                           "value, not a product with the matrix declared by that letter (not judged)",
+                           basis="document")
             return True
         applied = _declared_function(text, decl, line) if verdict.status == "mismatch" and stated is None else None
         if applied:  # X W(X)^T with W declared: W as a function of X, its shape W's
@@ -172,9 +173,9 @@ class Declaring:
         return True
 
     def _own_function(self, line: int, misfit: str) -> tuple[str, int] | None:
-        r"""(letter, line) where the document defined, at or before ``line``, a letter that ``misfit`` multiplies as a
-        factor ("a product of … (A) and …") as a function (``A(x) = \sum_i a_i x^i``), and ``line`` writes it before a
-        parenthesis (a fragment that reaches it does); or None."""
+        r"""(letter, line) where the document defined, at or before ``line``, a letter that ``misfit`` multiplies as
+        a factor ("a product of … (A) and …") as a function (``A(x) = \sum_i a_i x^i``), and ``line`` writes it before
+        a parenthesis (a fragment that reaches it does); or None."""
         if self._functions is None:
             self._functions = {}
             for frag in self.frags:
@@ -182,8 +183,9 @@ class Declaring:
                     self._functions.setdefault(m.group(1).replace("{", "").replace("}", ""), frag.line)
         product = misfit.split(":")[0]
         for name, at in self._functions.items():
+            applied = re.compile(r"(?<![A-Za-z\\])" + re.escape(name) + r"\s*\(")
             if at <= line and f"({name})" in product and any(
-                    f.line <= line <= f.line + f.latex.count("\n") and re.search(r"(?<![A-Za-z\\])" + re.escape(name) + r"\s*\(", f.latex.replace("{", "").replace("}", ""))
+                    f.line <= line <= f.line + f.latex.count("\n") and applied.search(re.sub(r"[{}]", "", f.latex))
                     for f in self.frags):
                 return name, at
         return None
@@ -238,11 +240,11 @@ class Declaring:
         return self._declared_shape(line, text, [node])
 
 
-# a letter (one Latin letter or a Greek one, with a subscript, not itself a script) right before an opening parenthesis
-# the left side of a definition of a function: A(x) = …, L(N, D) := …, at a fragment's start or after \\, & or a comma
-_FUNCTION_DEFINED = re.compile(r"(?:^|\\\\|&|\\begin\{[a-z*]+\}|[,;])\s*((?:[A-Za-z]|\\(?:" + "|".join(GREEK) + r")(?![A-Za-z]))"
-                               r"(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\(\s*[A-Za-z](?:_[A-Za-z0-9])?"
+# the left side of a function's definition: A(x) = …, L(N, D) := …, at a fragment's start or after \\, & or a comma
+_FUNCTION_DEFINED = re.compile(r"(?:^|\\\\|&|\\begin\{[a-z*]+\}|[,;])\s*((?:[A-Za-z]|\\(?:" + "|".join(GREEK) +
+                               r")(?![A-Za-z]))(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\(\s*[A-Za-z](?:_[A-Za-z0-9])?"
                                r"(?:\s*,\s*[A-Za-z](?:_[A-Za-z0-9])?)*\s*\)\s*(?::=|=|\\coloneqq|\\triangleq|\\equiv)")
+# a letter (one Latin letter or a Greek one, with a subscript, not itself a script) right before an opening parenthesis
 _BEFORE_PARENTHESIS = re.compile(r"(?<![\\A-Za-z^_])((?:[A-Za-z]|\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) +
                                  r")(?![A-Za-z]))(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\(")
 

@@ -540,8 +540,9 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     titled after a published model), is not this document's model. In a document that names no configuration
     (``named_anywhere`` False) a relation of letters that fails for all of them is not judged: its letters may
     stand for other sizes than the reference's; nor a head as wide as the model (``d_v = d_\text{model}``) where no
-    configuration is named before it (``named_before`` False) nor in its sentence; nor one of d_ff where the document's MLP is gated (``gated``, its
-    SwiGLU deviation: ``d_{ff} = \frac{8}{3} d_\text{model}``), which no configuration in symtf.dims is.
+    configuration is named before it in its section (``named_before`` False) nor in its sentence; nor one of d_ff
+    where the document's MLP is gated (``gated``, its SwiGLU deviation: ``d_{ff} = \frac{8}{3} d_\text{model}``),
+    which no configuration in symtf.dims is.
     """
     if set(rels) & UNJUDGED:  # a ≪ b, n ∈ {…}: no size claim to judge
         return None
@@ -615,10 +616,10 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
                                "document does not name: its letters may stand for other sizes (its own model)"))
         elif failing and not literal and not named and not named_before and \
                 sympy.expand(a - b) in (dims.d_head - dims.d_model, dims.d_model - dims.d_head):
-            out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, whose heads "
-                               "are narrower than the model; a head as wide as the model (one head, or attention over "
-                               "the representations themselves) is a setting of this passage, and its sentence names "
-                               "none of them: not compared"))
+            out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, "
+                               "whose heads are narrower than the model; a head as wide as the model (one head, or "
+                               "attention over the representations themselves) is a setting of this passage, and its "
+                               "sentence names none of them: not compared"))
         elif failing:
             cfg = configs[0]
             out.append(Finding(line, text, "mismatch", "figures", f"does not hold for {', '.join(failing)}",

@@ -236,7 +236,7 @@ class Links:
             return True
         flipped = masks.reversed_causal(frag.latex, self._blocks_before(frag.line) + " " + frag.before + " " +
                                         frag.after) if rel == "=" and ctx.row and "cases" in frag.latex else None
-        if flipped is not None:  # m_{ss'} = 0 for s ≤ s', −∞ for s > s' under the name causal mask: it keeps the future
+        if flipped is not None:  # m_{ss'} = 0 for s ≤ s', −∞ for s > s', "the causal mask": it keeps the future
             self.add_claim([a, b], line, link, "mismatch", "definition", flipped.message, flipped.expected,
                            diagnosis=flipped.diagnosis, basis="document")
             return True

@@ -4,8 +4,8 @@ Writers define macros (``\newcommand{\mbx}{\mathbf{x}}``), set symbols in bold o
 colour them, and attach side conditions (``\forall t``, ``\quad\text{for } i \le n``). None of that
 changes what a claim says, so it is rewritten here before a fragment is parsed:
 
-- the document's argument-free macros (``\newcommand``, ``\renewcommand``, ``\def``,
-  ``\DeclareMathOperator``) are expanded, a bounded number of times;
+- the document's macros (``\newcommand``, ``\renewcommand``, ``\def``, ``\DeclareMathOperator``; with up to
+  nine arguments) and a chapter's missing preamble abbreviations are expanded, a bounded number of times;
 - ``\mathbf{x}``, ``\boldsymbol{x}``, ``\bm{x}``, ``\textbf{x}``, ``\mathrm{x}`` become the letter;
   ``\mathcal{L}`` becomes a name of its own (``\text{cal L}``), never the plain letter;
 - colours, sizes and ``\underset``/``\overset``/``\underbrace`` labels are dropped;
@@ -54,8 +54,10 @@ _DEFINING = r"\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator|de
 
 
 def document_macros(text: str) -> dict[str, str]:
-    r"""The document's argument-free macros: name (with its backslash) → body; and ``\otimes`` → ``\odot`` where a
-    sentence of the document says its ⊗ is the entrywise product (:func:`entrywise_otimes`)."""
+    r"""The document's macros: name (with its backslash) → body, ``name#k`` for one of k arguments (``#1`` … in its
+    body); the abbreviations of ``data/abbreviations.yaml`` it uses and does not define (a chapter without its book's
+    preamble); ``\otimes`` → ``\odot`` where a sentence of the document says its ⊗ is the entrywise product
+    (:func:`entrywise_otimes`); ``^t`` → ``^\top`` where it writes its transposes so (:func:`transpose_t`)."""
     out: dict[str, str] = {}
     for m in _DEFINE.finditer(text):
         name, body = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -65,10 +67,10 @@ def document_macros(text: str) -> dict[str, str]:
     for m in _DEFINE_ARGS.finditer(text):  # \newcommand{\norm}[1]{\lVert #1 \rVert}: name#count → body
         if len(out) < _MAX_MACROS and m.group(1) not in out:
             out.setdefault(f"{m.group(1)}#{m.group(2)}", m.group(3))
-    for name, body in _ABBREVIATIONS.items():  # \alp, \RR, \Ocal: a book's preamble the chapter does not carry
-        if name not in out and re.search(re.escape(name) + r"(?![A-Za-z])", text) and \
-                not re.search(_DEFINING + re.escape(name) + r"(?![A-Za-z])", text):
-            out[name] = body
+    used = set(re.findall(r"\\[A-Za-z]+", text)) & _ABBREVIATIONS.keys()  # one pass over the text
+    defined = set(re.findall(_DEFINING + r"(\\[A-Za-z]+)", text)) if used else set()
+    for name in sorted(used - defined):  # \alp, \RR, \Ocal: a book's preamble the chapter does not carry
+        out.setdefault(name, _ABBREVIATIONS[name])
     if "\\otimes" not in out and entrywise_otimes(text):
         out["\\otimes"] = "\\odot"
     if transpose_t(text):

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from .compare import replace_node, script_letters, walk
+from .document import speaks_of
 from .unparse import unparse
 
 _MASK_WORD = re.compile(r"\bmasks?\b", re.I)  # the noun: "masking applied to $S$" is not S a mask
@@ -228,7 +229,6 @@ _INDEX = r"[a-z](?:'|\^\{?\\prime\}?)?"
 _COMPARE = re.compile(rf"({_INDEX})\s*(\\leq?|\\geq?|\\lt|\\gt|<|>|≤|≥)(?![A-Za-z])\s*({_INDEX})")
 _OPS = {"\\le": "<=", "\\leq": "<=", "≤": "<=", "<": "<", "\\lt": "<",
         "\\ge": ">=", "\\geq": ">=", "≥": ">=", ">": ">", "\\gt": ">"}
-_CAUSAL = re.compile(r"causal|autoregressive|因果|自回归|kausal|causale|因果的|인과", re.I)
 
 
 def _index_name(text: str) -> str:
@@ -258,7 +258,7 @@ def reversed_causal(latex: str, prose: str) -> Slip | None:
     later keys (``m_{ss'} = 0`` for ``s \le s'``, −∞ for ``s > s'``): every position attends to itself and the
     future, never to the past. None where it blocks the later keys, or cannot be read so."""
     m = _CASES.search(latex[:3000])
-    if m is None or "infty" not in m.group(3) or not _CAUSAL.search(prose):
+    if m is None or "infty" not in m.group(3) or not speaks_of([(0, prose)], "causal_words"):
         return None
     indices = re.findall(_INDEX, re.sub(r"[,\s]", "", m.group(2)).replace("^\\prime", "'").replace("^{\\prime}", "'"))
     if len(indices) != 2 or indices[0] == indices[1]:

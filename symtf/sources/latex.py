@@ -219,4 +219,4 @@ def _shorthand_displays(source: str) -> str:
 
 def read_latex(source: str) -> Reading:
     """The fragments and tables of a LaTeX document."""
-    return LatexReader(_shorthand_displays(source) if "\\e" in source else source).read()
+    return LatexReader(_shorthand_displays(source)).read()
