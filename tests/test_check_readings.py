@@ -2848,3 +2848,19 @@ def test_an_alignment_written_inside_another_is_one_alignment():
     text = ("{\\textstyle\n\\begin{aligned}\n\\begin{align}\na &= b \\quad (28)\\\\\nc &= d \\quad (29)\n\\end{align}\n"
             "\\end{aligned}\n}")
     assert [s.text for s in statements(simplify(text))] == ["a = b", "c = d"]
+
+
+def test_the_published_learning_rate_schedule_restated_in_a_documents_letters():
+    # heldout20 caojiahao2 301, heldout3 shreedharn-math2 231 and three more restate Vaswani et al.'s schedule in their
+    # own letters (step_num or t, warmup_steps or T_warmup): each agrees with it on both branches; the warm-up term
+    # with the decay's exponent (-0.5) is another schedule; a linear warm-up to a maximum is not this formula
+    def statuses(latex):
+        return [f.status for f in DocumentChecker(f"# Training\n\n$${latex}$$\n").run() if f.rule == "definition"]
+
+    assert statuses(r"lr = d_{model}^{-0.5} \cdot \min(step\_num^{-0.5}, step\_num \cdot warmup\_steps^{-1.5})") == \
+        ["verified"]
+    assert statuses(r"\eta_t = d_{\text{model}}^{-0.5} \cdot \min(t^{-0.5}, t \cdot T_{\text{warmup}}^{-1.5})") == \
+        ["verified"]
+    assert statuses(r"lr = d_{model}^{-0.5} \cdot \min(step\_num^{-0.5}, step\_num \cdot warmup\_steps^{-0.5})") == \
+        ["mismatch"]
+    assert "mismatch" not in statuses(r"\eta_t = \eta_{\max} \cdot \min\left(\frac{t}{T_{\text{warmup}}}, 1\right)")

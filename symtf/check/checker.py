@@ -29,7 +29,7 @@ from .macros import SEPARATOR, bold_letters, document_macros, simplify
 from .calculus import Calculus
 from .derivatives import Derivatives
 from .hypotheses import demote as demote_hypotheses, statistical
-from . import algorithms, encodings, forms, kernels, masks, updates
+from . import algorithms, encodings, forms, kernels, masks, schedules, updates
 from .circular import circular, mended
 from .members import Members
 from .scalars import NotScalar, ScalarBook, symbol_name, to_sympy
@@ -595,8 +595,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                 rel = r"\approx" if said.group(1) in ("≈", "~", r"\approx") else "="
                 st = replace(st, text=f"{st.text} {rel} {simplify(said.group(2).replace(',', ''))}")
             kind = "claim" if _RELATION.search(st.text) else "mention"
-            encoding = encodings.judge(st.text) or encodings.frequency(st.text, " ".join(pieces))
-            if encoding is not None:  # PE_{(pos,2i)} = \sin(pos / 10000^{2i/d}): the published encoding
+            encoding = encodings.judge(st.text) or encodings.frequency(st.text, " ".join(pieces)) or \
+                schedules.judge(st.text)
+            if encoding is not None:  # PE_{(pos,2i)} = \sin(pos / 10000^{2i/d}), lrate = …: a published formula
                 self.add(line, st.text, encoding.status, "definition", encoding.message, encoding.expected,
                          diagnosis=encoding.diagnosis, basis="published")
                 continue
