@@ -16,7 +16,7 @@ from .arith import arithmetic, printed_chain, trailing_unit, unit_after
 from .compare import free_vars, walk
 from .context import Context, kind_for
 from .docshapes import Declarations
-from .document import DocumentModel, deviations_in, meaning_from_prose, speaks_of
+from .document import DocumentModel, deviations_in, meaning_from_prose, speaks_of, words_of
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown, expand, is_scalar, printed_number
 from symtf.sources import read
 from .identities import Book as MatrixBook
@@ -311,7 +311,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             else:
                 wide = {k for k, v in self.primary["sizes"].items() if v == "d_model"} | {"d"}
                 written = {r.replace(" ", "") for r in re.findall(r"\\sqrt\s*\{([^{}]{1,20})\}", f.latex)}
-                one = next(((ln, m.group()) for ln, text in self.blocks if (m := _SINGLE_HEAD.search(text))), None)
+                one = next(((ln, m.group()) for ln, text in self.blocks if (m := words_of("single_head_words").search(text))), None)
                 if one is None or not written or not written <= wide:
                     continue
                 said = f"the model's width, and this document's attention has one head (line {one[0]}: {one[1]!r})"
@@ -1038,7 +1038,6 @@ def _ratios(exprs, rels) -> tuple | None:
 
 
 _COLUMN_LAYOUT = re.compile(load("meanings.yaml")["column_layout"])
-_SINGLE_HEAD = re.compile(load("meanings.yaml")["single_head_words"], re.I)
 #: "Problem 5", "题目5", "Q2": a heading that opens a numbered exercise, problem or question; a declaration made in
 #: one does not reach a later one
 _UNIT_HEADING = re.compile(load("meanings.yaml")["unit_heading"])

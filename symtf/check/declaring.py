@@ -240,13 +240,14 @@ class Declaring:
         return self._declared_shape(line, text, [node])
 
 
+# a letter: one Latin letter or a Greek one, with a subscript
+_LETTER = (r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) + r")(?![A-Za-z]))"
+           r"(?:_\{[^{}]*\}|_[A-Za-z0-9])?")
 # the left side of a function's definition: A(x) = …, L(N, D) := …, at a fragment's start or after \\, & or a comma
-_FUNCTION_DEFINED = re.compile(r"(?:^|\\\\|&|\\begin\{[a-z*]+\}|[,;])\s*((?:[A-Za-z]|\\(?:" + "|".join(GREEK) +
-                               r")(?![A-Za-z]))(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\(\s*[A-Za-z](?:_[A-Za-z0-9])?"
+_FUNCTION_DEFINED = re.compile(r"(?:^|\\\\|&|\\begin\{[a-z*]+\}|[,;])\s*(" + _LETTER + r")\s*\(\s*[A-Za-z](?:_[A-Za-z0-9])?"
                                r"(?:\s*,\s*[A-Za-z](?:_[A-Za-z0-9])?)*\s*\)\s*(?::=|=|\\coloneqq|\\triangleq|\\equiv)")
-# a letter (one Latin letter or a Greek one, with a subscript, not itself a script) right before an opening parenthesis
-_BEFORE_PARENTHESIS = re.compile(r"(?<![\\A-Za-z^_])((?:[A-Za-z]|\\(?:" + "|".join(sorted(GREEK, key=len, reverse=True)) +
-                                 r")(?![A-Za-z]))(?:_\{[^{}]*\}|_[A-Za-z0-9])?)\s*\(")
+# a letter, not itself a script, right before an opening parenthesis
+_BEFORE_PARENTHESIS = re.compile(r"(?<![\\A-Za-z^_])(" + _LETTER + r")\s*\(")
 
 
 def _applied(text: str, decl, line: int, misfit: str) -> str | None:

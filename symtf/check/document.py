@@ -135,12 +135,13 @@ def about_the_model(text: str) -> bool:
 def speaks_of(blocks, words: str) -> bool:
     """Does the prose of ``blocks`` ((line, text) pairs) use one of the ``words`` of ``data/meanings.yaml``
     (``kernel_words``, ``descent_words``), case ignored?"""
-    pattern = _words(words)
+    pattern = words_of(words)
     return any(pattern.search(text) for _, text in blocks)
 
 
-@lru_cache(maxsize=8)
-def _words(key: str):
+@lru_cache(maxsize=16)
+def words_of(key: str) -> re.Pattern:
+    """The words ``key`` of ``data/meanings.yaml`` (``single_head_words``, ``unscaled_attention`` …), case ignored."""
     return re.compile(load("meanings.yaml")[key], re.I)
 
 

@@ -124,10 +124,16 @@ def self_bounded_sum(exprs) -> tuple[str, str] | None:
         if node[0] != "sum" or not node[2]:
             continue
         var = _sum_variable(node)
-        own = r"(?<![A-Za-z\\])" + re.escape(var) + r"(?![A-Za-z_^'])"  # d, not the size d_k of \sum_{d=1}^{d_k}
-        if re.fullmatch(r"[a-z]", var) and any(b and re.search(own, b) for b in (node[2], node[3])):
+        if re.fullmatch(r"[a-z]", var) and _written_in(var, node[2:4]):
             return var, f"{node[2]}, \\dots, {node[3]}" if node[3] else node[2]
     return None
+
+
+def _written_in(letter: str, bounds) -> bool:
+    """Is the index ``letter`` written in one of a sum's ``bounds`` (LaTeX text, or None): ``j`` in ``j-\\omega``, not
+    the ``d`` that begins the size ``d_k``?"""
+    own = r"(?<![A-Za-z\\])" + re.escape(letter) + r"(?![A-Za-z_^'])"
+    return any(bound and re.search(own, bound) for bound in bounds)
 
 
 def window_on_the_weighed_index(exprs) -> tuple[str, str, str] | None:
@@ -146,8 +152,7 @@ def window_on_the_weighed_index(exprs) -> tuple[str, str, str] | None:
         if not re.fullmatch(r"[a-z]", var) or var not in terms:
             continue
         for weighed in sorted(own & _index_letters(walk([parts[0]])) - terms):
-            letter = r"(?<![A-Za-z\\])" + weighed + r"(?![A-Za-z_^'])"
-            if any(bound and re.search(letter, bound) for bound in total[2:4]):
+            if _written_in(weighed, total[2:4]):
                 return weighed, var, f"{total[2]}, \\dots, {total[3]}" if total[3] else total[2]
     return None
 

@@ -2,8 +2,6 @@
 its declarations, the reference model, and what the verdict teaches about the document's letters and sizes."""
 from __future__ import annotations
 
-import bisect
-
 import re
 from functools import cached_property, lru_cache
 
@@ -14,7 +12,8 @@ from .axes import judge_axes, judge_bracket_shapes
 from .checks_util import _anchor_key, _size_against_number, anchor_keys, _tying, implied_head, model_ref, state_letter
 from .compare import _head_vars, expected_for, judge, quotient, tolerance, walk
 from .context import TAGS, example_key, is_example
-from .data import load
+from .document import words_of
+from .tying import lines_up_to
 from .diagnose import diagnose, scores_scaled, _star_all as _star
 from .docshapes import size_latex
 from .entries import broken_entries
@@ -162,9 +161,7 @@ class Links:
 
     def _blocks_before(self, line: int, lines: int = 4) -> str:
         """The text of the blocks (prose with its math) that start on the ``lines`` lines up to ``line``."""
-        end = bisect.bisect_right(self.blocks, line, key=lambda block: block[0])
-        start = bisect.bisect_left(self.blocks, line - lines, key=lambda block: block[0])
-        return " ".join(text for _, text in self.blocks[start:end])
+        return " ".join(text for _, text in lines_up_to(self.blocks, line, lines))
 
     def _crossed_layout(self, a, b, line, ctx):
         """A letter the document wrote as its members side by side (its columns: ``X = (x_1, x_2, …)``) before
@@ -759,7 +756,7 @@ class Links:
 _SCALE_LEFT_OUT = re.compile(r"\b(?:elid|omit|drop|ignor|skip|leav\w*\s+out|neglect|suppress|without)\w*\b[^.;]{0,60}?"
                              r"(?:scal|\\sqrt|√|normali[sz])", re.I)
 _LABEL_LINES = 8  # lines before a formula searched for the name of the attention it writes
-_UNSCALED_NAME = re.compile(load("meanings.yaml")["unscaled_attention"], re.I)
+_UNSCALED_NAME = words_of("unscaled_attention")
 # any name of an attention by its score, scaled or not: the last one before a formula is the one it writes
 _ATTENTION_NAME = re.compile(r"(?:scaled[\s-]+|缩放)?" + _UNSCALED_NAME.pattern, re.I)
 _DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\{])d\s?(?:\\mathbf\s*\{\s*)?\(?[A-Z](?![a-z])")  # Q\,dK^T, (dQ) K^T

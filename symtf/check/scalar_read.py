@@ -47,7 +47,8 @@ def to_sympy(node, commutative: bool = True, letter_powers: bool = False, functi
     False, each letter is a non-commuting symbol (a number or a matrix: :func:`holds_for_matrices`), and what
     has no meaning for a matrix (``e^x``, a root, a letter for an exponent) is not read. With ``letter_powers``,
     a lone letter as a superscript (``N^\alpha``) is an exponent, not a label. ``functions``: the calls read, by
-    name (``{"sin": sympy.sin}``); any other call is no scalar. With ``times``, × between letters is their product
+    name (``{"sin": sympy.sin}``; one argument, or any number for one that takes any, ``sympy.Min``); any other
+    call is no scalar. With ``times``, × between letters is their product
     (the other side of the claim is a number: ``8 \times d_e \times d_{ff} \approx 1.1\text{B}``)."""
 
     def inner(n):
@@ -111,8 +112,10 @@ def to_sympy(node, commutative: bool = True, letter_powers: bool = False, functi
         if not (commutative or radicand.is_number):
             raise NotScalar("the root of a matrix")
         return sp.sqrt(radicand)
-    if kind == "call" and functions and node[1] in functions and len(node[3]) == 1 and not node[2]:
-        return functions[node[1]](inner(node[3][0]))
+    if kind == "call" and functions and node[1] in functions and node[3] and not node[2]:
+        read = functions[node[1]]  # sin(x); min(a, b) for a caller that reads min as sympy.Min (any number of them)
+        if len(node[3]) == 1 or getattr(read, "nargs", None) == sp.S.Naturals0:
+            return read(*[inner(a) for a in node[3]])
     raise NotScalar(f"a {kind} is not a plain scalar expression")
 
 

@@ -234,10 +234,7 @@ class Tying:
 
     def _prose_runs(self, line: int, lines: int) -> list:
         """The (line, text) runs of prose on the ``lines`` lines up to ``line``."""
-        runs = self.texts
-        end = bisect.bisect_right(runs, line, key=lambda run: run[0])
-        start = bisect.bisect_left(runs, line - lines, key=lambda run: run[0])
-        return runs[start:end]
+        return lines_up_to(self.texts, line, lines)
 
     def _refined_later(self):
         """``S = QK^\\top`` (line 145), then "to stabilise it", ``S = QK^\\top / \\sqrt{d_k}`` (line 173), which holds:
@@ -371,3 +368,10 @@ def _products(node):
     ``Q_i K_j^T``), for comparing two forms of one definition."""
     return replace_where(node, lambda n: isinstance(n, tuple) and n[:1] == ("mul",) and n[3] == "·",
                          lambda n: ("mul", _products(n[1]), _products(n[2]), "*"))
+
+
+def lines_up_to(runs: list, line: int, lines: int) -> list:
+    """The (line, text) items of ``runs`` (in line order) that start on the ``lines`` lines up to ``line``."""
+    end = bisect.bisect_right(runs, line, key=lambda run: run[0])
+    start = bisect.bisect_left(runs, line - lines, key=lambda run: run[0])
+    return runs[start:end]
