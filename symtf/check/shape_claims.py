@@ -40,6 +40,14 @@ _D_VALUED = re.compile(r"(?<![A-Za-z\\_])d\s*=\s*\d")  # a bare d given a number
 _HEAD_WIDTH = re.compile(r"(?<![A-Za-z\\])d_\{?\s*(?:k|v|h|head|\\text\{head\})\s*\}?\s*=")  # d_k = …, beside it
 
 
+def _kind(subject, ctx) -> str | None:
+    """The reference quantity's kind (``parameter``, ``activation`` …) that ``subject`` names, or None."""
+    try:
+        return ctx.resolve(subject, {v: 2 for v in free_vars([subject])}).kind
+    except CheckError:
+        return None
+
+
 class ShapeClaims:
     """Part of :class:`symtf.check.checker.DocumentChecker` (a mixin: it uses the checker's state)."""
 
@@ -105,6 +113,39 @@ class ShapeClaims:
                      "names none the checker can read)")
 
     def _shape(self, line, latex, stated, subjects, ctx) -> list[Finding]:
+        r"""A stated shape of ``subjects`` (:meth:`_unbatched_shape`), where its first axis is a letter the document
+        calls the batch size (``X \in \mathbb{R}^{B \times T \times D}``) judged without that axis: the reference
+        model reads one sequence, the same for each of a batch's. A batch of every head's (``B \times H \times T
+        \times T``) is not judged: which quantity has a head axis is the document's layout, not the reference's."""
+        axes = shape_axes(stated)
+        meaning = self.model.meanings.get(size_key(axes[0])) if len(axes) > 1 and axes[0][0] == "sym" and \
+            axes[0][3] is None else None
+        if meaning is None or meaning.what != "the batch size":
+            return self._unbatched_shape(line, latex, stated, subjects, ctx)
+        batch, rest = unparse(axes[0]), axes[1:]
+        if len(rest) > 2 and rest[0][0] == "sym" and self.primary["sizes"].get(size_key(rest[0])) == "H":
+            return [Finding(line, latex, "unchecked", "shape", f"a batch (${batch}$, the batch size: line "
+                            f"{meaning.line}) of every head's arrays (${unparse(rest[0])}$ heads): which quantity the "
+                            "document stacks by head is its own layout: not judged")]
+        one = rest[-1]
+        for axis in reversed(rest[:-1]):
+            one = ("mul", axis, one, "×")
+        found = self._unbatched_shape(line, latex, one, subjects, ctx)
+        for f, subject in zip(found, subjects):
+            if f.status in ("verified", "mismatch") and _kind(subject, ctx) == "parameter":
+                f.status, f.expected, f.diagnosis = "unchecked", None, None
+                f.message = (f"a batch axis (${batch}$, the batch size: line {meaning.line}) on "
+                             f"${unparse(subject)}$, which in the reference model is a parameter, one for the whole "
+                             "batch: the document's own layout, not judged")
+                continue
+            if f.status in ("verified", "mismatch"):
+                f.message += f" (for each sequence of a batch: the first axis, ${batch}$, is the batch size, line " \
+                             f"{meaning.line})"
+            if f.expected:
+                f.expected = f"{batch} \\times {f.expected}"
+        return found
+
+    def _unbatched_shape(self, line, latex, stated, subjects, ctx) -> list[Finding]:
         """A stated shape of ``subjects``, judged (:func:`check_shape`); where that fails only because a letter of
         it is no size (``A \\in \\mathbb{R}^{N \\times N}``, A the model's pattern), the document is saying what the
         letter is: N is the model's n from here on (a declaration, not judged; later claims use it). One letter

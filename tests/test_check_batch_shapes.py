@@ -1,0 +1,42 @@
+"""A stated shape with a leading batch axis (``X \\in \\mathbb{R}^{B \\times T \\times D}``): judged per sequence only where
+the document calls that letter the batch size (symtf.check.shape_claims)."""
+import pytest
+
+from symtf.check.checker import check_text
+
+SIZES = (r"Here $B$ is the batch size, $T$ is the sequence length, $D$ is the model dimension and $V$ is the "
+         "vocabulary size.\n\n")
+
+
+def _shape_finding(text, latex):
+    (found,) = [f for f in check_text(text) if f.latex == latex and f.rule == "shape"]
+    return found
+
+
+def test_a_batch_axis_named_by_the_prose_is_set_aside():
+    f = _shape_finding(SIZES + r"The input is $X \in \mathbb{R}^{B \times T \times D}$." "\n",
+                       r"X \in \mathbb{R}^{B \times T \times D}")
+    assert f.status == "verified" and "batch size" in f.message and "n \\times d_\\text{model}" in f.message
+
+
+def test_a_wrong_axis_after_the_batch_axis_is_not_verified():
+    f = _shape_finding(SIZES + r"The input is $X \in \mathbb{R}^{B \times T \times V}$." "\n",
+                       r"X \in \mathbb{R}^{B \times T \times V}")
+    assert f.status != "verified"
+
+
+def test_without_the_prose_the_letter_is_no_size():
+    text = r"Here $T$ is the sequence length and $D$ is the model dimension." "\n\n" \
+           r"The input is $X \in \mathbb{R}^{B \times T \times D}$." "\n"
+    f = _shape_finding(text, r"X \in \mathbb{R}^{B \times T \times D}")
+    assert f.status == "unchecked" and "B is not a size" in f.message
+
+
+@pytest.mark.parametrize("latex, why", [
+    (r"W_E \in \mathbb{R}^{B \times V \times D}", "parameter"),  # a weight is shared by the batch
+    (r"Q \in \mathbb{R}^{B \times H \times T \times D}", "every head"),  # the head axis is the document's layout
+])
+def test_batch_axes_the_reference_cannot_judge(latex, why):
+    text = SIZES + r"There are $H$ attention heads." "\n\n" f"We have ${latex}$.\n"
+    f = _shape_finding(text, latex)
+    assert f.status == "unchecked" and why in f.message
