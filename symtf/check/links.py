@@ -6,6 +6,7 @@ import re
 from functools import cached_property, lru_cache
 
 import numpy as np
+import sympy
 
 from .. import dims
 from .axes import judge_axes, judge_bracket_shapes
@@ -17,7 +18,7 @@ from .tying import lines_up_to
 from .diagnose import diagnose, scores_scaled, _star_all as _star
 from .docshapes import size_latex
 from .entries import broken_entries
-from . import algorithms, approximations, glu, masks, means, rotations, rounding, trig
+from . import algorithms, approximations, at_index, glu, masks, means, rotations, rounding, trig
 from .evaluate import CheckError
 from .macros import SEPARATOR, simplify
 from .normalize import statements
@@ -482,6 +483,12 @@ class Links:
                 self.add(line, link, verdict.status, "numeric", verdict.message)
                 self.findings[-1].basis = "document"
             return verdict is not None
+        member = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx))
+        if member is not None:  # θ_{15} ≈ 0.0133 after θ_i = 10000^{-2i/d}, d = 64: the family at a printed index
+            self.add(line, link, member.status, "numeric", member.message, member.expected and
+                     unparse(("chain", [a, ("num", 0.0, member.expected)], [rel])))
+            self.findings[-1].basis = "document"
+            return True
         other_row = a[0] == "sym" and self._other_row(symbol_name(a), line)
         if rel == "≈" and a[0] == "sym" and (a[3] is None or not a[3].isdigit()) and not any(
                 n[0] == "sym" for n in walk(b)) and (symbol_name(a) not in self.scalars.values or other_row):
@@ -541,6 +548,17 @@ class Links:
         self.add(line, link, verdict.status, "numeric", verdict.message, expected)
         self.findings[-1].basis = "document"
         return True
+
+    def _letter_values(self, line: int, ctx) -> dict:
+        """Letters' values in force at ``line`` beside the scalar book's: the sizes the prose names and the document
+        sets before it (``$d$ is the head dimension``, ``d = 64``), and the section's constants set so far."""
+        out = {}
+        for key, meaning in self.model.meanings.items():
+            size = self.model.sizes.get(meaning.size) if meaning.kind == "size" else None
+            if size is not None and size[1] <= line:
+                out[key] = size[0]
+        out.update({k: v for k, v in (ctx.fvars or {}).items() if np.ndim(v) == 0 and np.isreal(v)})
+        return {k: sympy.Rational(str(float(v))) for k, v in out.items() if np.isfinite(float(v))}
 
     def _scale_left_out(self, frag, line: int, nodes) -> str | None:
         """Why a link that lacks only the reference's 1/√d is the document's own attention and no slip, or None: the
