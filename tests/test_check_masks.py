@@ -66,8 +66,10 @@ def test_a_mask_entry_claimed_under_an_index_condition_is_judged_where_the_condi
     # claim's own fragment (\forall, \text{if}) or follows it ("for $j > i$"); it holds above the diagonal in the row
     # reading, in every reading tried (the other convention's fallback lost the condition before). The wrong side
     # of the diagonal is still a mismatch
+    # heldout49 particle1331 5791: "$M_{ij} = -\infty$ precisely when $j > i$" (an adverb before the condition's word)
     for said in ("$M_{ij} = - \\infty \\ \\forall j > i$", "$M_{ij} = - \\infty$ for $j > i$",
-                 "$$M_{ij} = -\\infty \\quad \\text{if } j > i$$"):
+                 "$$M_{ij} = -\\infty \\quad \\text{if } j > i$$", "$M_{ij} = -\\infty$ precisely when $j > i$",
+                 "$M_{ij} = -\\infty$ if and only if $j > i$"):
         found = [f for f in check_text(f"# Attention\n\nThe mask sets {said} so that it hides the future.\n")
                  if f.kind == "claim"]
         assert [f.status for f in found] == ["verified"] and "stated condition" in found[0].message, said
@@ -88,3 +90,13 @@ def test_a_causal_mask_given_by_cases_that_blocks_the_past_is_a_mismatch():
                    "\\text{otherwise} \\end{cases}$$\n")
     assert not row(flipped.replace("the causal mask", "a mask of our own"))
     assert not _mismatches(flipped.replace("The tensor", "Keys index the rows of the scores $K^\\top Q$; the tensor"))
+
+
+def test_a_relation_the_sentence_opens_as_its_case_is_a_condition():
+    # heldout49 particle1331 9440: "the wavelength is $10{,}000 \cdot 2\pi$ for $2j = d_\text{model}$": j's case
+    text = "# Encoding\n\nThe wavelengths run from $2\\pi$ to $10{,}000 \\cdot 2\\pi$ for $2j = d_\\text{model}$.\n"
+    (found,) = [f for f in check_text(text) if f.latex == "2j = d_\\text{model}"]
+    assert (found.status, found.kind) == ("recognized", "mention") and "condition" in found.message
+    claim = "# Encoding\n\nSo $2j = d_\\text{model}$ holds here.\n"  # no "for": still a claim, judged
+    (found,) = [f for f in check_text(claim) if f.latex == "2j = d_\\text{model}"]
+    assert found.kind == "claim"

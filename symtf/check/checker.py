@@ -79,6 +79,12 @@ _INDEX_ORDER = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "≤": lambda 
                 "\\leq": lambda x, y: x <= y, "≥": lambda x, y: x >= y, "\\ge": lambda x, y: x >= y,
                 "\\geq": lambda x, y: x >= y, "=": lambda x, y: x == y, "≠": lambda x, y: x != y,
                 "\\ne": lambda x, y: x != y, "\\neq": lambda x, y: x != y}
+# the words between a claim and the condition on its indices that follows it: "$M_{ij} = -\infty$ precisely when $j > i$"
+_CONDITION_AFTER = re.compile(r"\s*(?:(?:precisely|exactly|only|just)\s+)?(?:when|for|if|whenever|iff|if and only if)"
+                              r"\s*", re.I)
+# a relation the sentence opens as the case it speaks of: "… and $10{,}000 \cdot 2\pi$ for $2j = d_\text{model}$"
+_CASE_BEFORE = re.compile(r"\b(?:for|when|whenever|if|iff)\s*$", re.I)
+_INDEX_LETTERS = frozenset("ijkt")
 # a condition on two index letters closing a claim's own fragment: \forall j > i, \quad \text{if } j \le i
 _INNER_CONDITION = re.compile(r"(?:\\forall|\\text\s*\{\s*(?:for|if|when|whenever)\s*\})\s*([ijkh])\s*"
                               r"(<|>|\\leq?|\\geq?|\\neq?|=)\s*([ijkh])\s*[.,]?\s*$")
@@ -428,7 +434,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     return lambda env: not earlier(env)
             return None
         nxt = self.frags[i + 1] if i + 1 < len(self.frags) else None
-        if nxt is None or nxt.block != frag.block or not re.fullmatch(r"\s*(when|for|if|whenever)\s*", frag.after):
+        if nxt is None or nxt.block != frag.block or not _CONDITION_AFTER.fullmatch(frag.after):
             return None
         try:
             exprs, rels = parse(statements(nxt.latex)[0].text)[1:]
@@ -837,6 +843,11 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             return self.add(line, text, "recognized", "notation", f"a condition on ${unparse(first)}$ (the values it "
                             "excludes), not a claim", kind="mention")  # (\mu \ne 1): all the other memories
         syms = [n for n in walk(exprs) if n[0] == "sym"]
+        left = [n for n in walk([first]) if n[0] == "sym"] if first is not None else []
+        if rels == ["="] and left and all(n[1] in _INDEX_LETTERS and not n[2] and not n[3] for n in left) and \
+                not frag.display and _CASE_BEFORE.search(frag.before[-40:]):  # for $2j = d$: j's case, not a claim
+            return self.add(line, text, "recognized", "notation", f"the case of ${left[0][1]}$ the sentence speaks of "
+                            f"(\"{frag.before.strip()[-20:]} …\"): a condition, not a claim", kind="mention")
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             if re.search(r"\\times|\^", text) and self._letter_slip(exprs, rels, line, text):

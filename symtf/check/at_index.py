@@ -1,0 +1,60 @@
+r"""A member of a family the document defines, at a printed index: ``\theta_i = 10000^{-2i/d}`` with ``d = 64``,
+then ``\theta_{15} \approx 0.0133``.
+
+The family's definition (a scalar the document wrote with a one-letter index, :class:`~symtf.check.scalars.ScalarBook`)
+is taken at the printed index, with the document's other definitions in force, and compared with the printed value
+to the digits it shows (:func:`symtf.check.scalars._numbers`: exact rational arithmetic, rounding as printed).
+Where the family's value at that index is not a number with the document's definitions (a letter it never gave a
+value), nothing is said here: the claim is read as before, a definition of its own. (A member written at an index
+expression in the family's letter, ``p^{(i+k)}``, is :mod:`symtf.check.members`'s.)
+"""
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from .scalar_read import NotScalar, to_sympy
+
+_PRINTED_INDEX = re.compile(r"\d{1,4}")  # θ_{15}: at most 9999, the index of a frequency or a position
+_INDEX_LETTER = re.compile(r"[a-z]")  # θ_i, ω_k: a family over one lower-case index
+
+
+def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
+    r"""``θ_{15}`` where the book defines ``θ_i``: (θ_i's definition at i = 15 with the book's definitions applied,
+    then the values ``known`` gives other letters (name → number: the document's sizes, a section's constants),
+    ``"\theta_i"``, its line), if that is a number; else None."""
+    if a_node[0] != "sym" or a_node[3] is not None or not a_node[2] or not _PRINTED_INDEX.fullmatch(a_node[2]):
+        return None
+    for name, (expr, line) in book.values.items():
+        base, _, index = name.rpartition("_")
+        if base != a_node[1] or "^" in name or not _INDEX_LETTER.fullmatch(index):
+            continue
+        letter = [s for s in expr.free_symbols if s.name == index]
+        if not letter:
+            return None  # θ_i = 0.5 for every i: a constant, not a family over i
+        value = book.substituted(expr.xreplace({letter[0]: sp.Integer(int(a_node[2]))}))
+        value = value.xreplace({s: known[s.name] for s in value.free_symbols if s.name in known})
+        return (value, name, line) if value.is_number and value.is_finite else None
+    return None
+
+
+def judge_member(a_node, b_node, rel: str, book, known: dict):
+    r"""``θ_{15} = 0.0133`` (or ``\approx``) against the family's definition at 15 (:func:`family_at`): a
+    :class:`~symtf.check.scalars.Verdict`, or None where the family or the printed side gives no number."""
+    from .scalars import _numbers  # scalars imports this module's neighbours: imported when used
+
+    if rel not in ("=", "≈") or b_node is None:
+        return None
+    found = family_at(a_node, book, known)
+    if found is None:
+        return None
+    value, name, line = found
+    try:
+        printed = to_sympy(b_node)
+    except (NotScalar, ValueError, TypeError, ZeroDivisionError):
+        return None
+    if not printed.is_number or printed.free_symbols:
+        return None
+    where = f" with this document's ${name}$ (line {line}) at ${name.rpartition('_')[2]} = {a_node[2]}$"
+    return _numbers(value, printed, rel, None, b_node, where)
