@@ -222,7 +222,7 @@ class ShapeClaims:
                 continue
             text = frag.latex.replace(" ", "").replace("\\mathbf", "").replace("{", "").replace("}", "")
             bare = name.replace("{", "").replace("}", "")
-            right = re.search(r"[A-Za-z]" + re.escape(bare) + r"(?![A-Za-z0-9_^])", text)  # X W: W on the right
+            right = re.search(r"[A-Za-z)\]]" + re.escape(bare) + r"(?![A-Za-z0-9_^])", text)  # X W, (…) W: W on the right
             left = re.search(re.escape(bare) + r"[a-z]", text)  # W x: W on the left
             if right and not left and not ctx.row or left and not right and ctx.row:
                 return True

@@ -1,5 +1,6 @@
-"""A stated shape with a leading batch axis (``X \\in \\mathbb{R}^{B \\times T \\times D}``): judged per sequence only where
-the document calls that letter the batch size (symtf.check.shape_claims)."""
+"""Shape claims judged against the reference model (symtf.check.shape_claims): a leading batch axis
+(``X \\in \\mathbb{R}^{B \\times T \\times D}``) set aside only where the document calls that letter the batch size,
+and a declaration under a formula of the other convention."""
 import pytest
 
 from symtf.check.checker import check_text
@@ -40,3 +41,14 @@ def test_batch_axes_the_reference_cannot_judge(latex, why):
     text = SIZES + r"There are $H$ attention heads." "\n\n" f"We have ${latex}$.\n"
     f = _shape_finding(text, latex)
     assert f.status == "unchecked" and why in f.message
+
+
+def test_a_declaration_under_a_formula_of_the_other_convention_is_not_a_transposed_shape():
+    # scan docs31 (a Hungarian notebook: column-convention attention, then the feed-forward layer in the row one):
+    # FFN(x) = max(0, x W_1 + b_1) W_2 + b_2 multiplies W_2 from the right, after a parenthesis
+    text = ("# Attention\n\nLet $h_t \\in \\mathbb{R}^d$. Then $q_t = W^Q h_t$, $k_t = W^K h_t$ and $v_t = W^V h_t$ with "
+            "$W^Q, W^K, W^V \\in \\mathbb{R}^{d_k \\times d}$, and the scores are $k_s^\\top q_t$."
+            "\n\n# Feed-forward\n\n$$\n\\operatorname{FFN}(x) = \\max\\left(0, x W_1 + b_1\\right) W_2 + b_2\n$$\n\n"
+            "where $W_2 \\in \\mathbb{R}^{d_{ff} \\times d}$ is a weight.\n")
+    (f,) = [f for f in check_text(text) if f.latex == r"W_2 \in \mathbb{R}^{d_{ff} \times d}"]
+    assert f.status == "unchecked" and "other side" in f.message
