@@ -18,7 +18,7 @@ from .tying import lines_up_to
 from .diagnose import diagnose, scores_scaled, _star_all as _star
 from .docshapes import size_latex
 from .entries import broken_entries
-from . import algorithms, approximations, at_index, glu, masks, means, rotations, rounding, trig
+from . import algorithms, approximations, at_index, glu, masks, means, optimizers, rotations, rounding, trig
 from .evaluate import CheckError
 from .macros import SEPARATOR, simplify
 from .normalize import statements
@@ -231,6 +231,12 @@ class Links:
         if near is not None:  # GELU(x) ≈ x σ(1.702x): a published approximation, within its accuracy
             self.add(line, link, near.status, "numeric", near.message)  # of a function: ties no letter to the model
             self.findings[-1].basis = "published"
+            return True
+        adam = optimizers.judge(a, b, rel) if "\\beta" in link and optimizers.names_adam(
+            " ".join(frag.section) + " " + self._blocks_before(frag.line, 40) + " " + frag.before) else None
+        if adam is not None:  # m_t = β_1 m_{t-1} + (1 − β_1) g_t where the document names Adam: Kingma and Ba's
+            self.add_claim([a, b], line, link, adam.status, "definition", adam.message, adam.expected,
+                           diagnosis=adam.diagnosis, basis="published")
             return True
         flipped = masks.reversed_causal(frag.latex, self._blocks_before(frag.line) + " " + frag.before + " " +
                                         frag.after) if rel == "=" and ctx.row and "cases" in frag.latex else None
