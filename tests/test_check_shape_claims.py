@@ -52,3 +52,11 @@ def test_a_declaration_under_a_formula_of_the_other_convention_is_not_a_transpos
             "where $W_2 \\in \\mathbb{R}^{d_{ff} \\times d}$ is a weight.\n")
     (f,) = [f for f in check_text(text) if f.latex == r"W_2 \in \mathbb{R}^{d_{ff} \times d}"]
     assert f.status == "unchecked" and "other side" in f.message
+
+
+def test_a_number_in_scientific_notation_is_no_shape():
+    # heldout30 (a table of FLOPs: | 256 | 1.89 \times 10^{11} | …): a number, not a shape missing its subject
+    (f,) = check_text("| t | FLOPs |\n| --- | --- |\n| 256 | $1.89 \\times 10^{11}$ |\n")[-1:]
+    assert (f.status, f.kind) == ("recognized", "mention") and "scientific notation" in f.message
+    (g,) = [f for f in check_text("The scores are $n \\times n$.\n") if f.rule == "shape"]
+    assert "scientific" not in g.message  # a product of letters is still read as a shape

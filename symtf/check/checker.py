@@ -32,7 +32,7 @@ from .hypotheses import demote as demote_hypotheses, statistical
 from . import algorithms, encodings, forms, kernels, masks, schedules, updates
 from .circular import circular, mended
 from .members import Members
-from .scalars import NotScalar, ScalarBook, symbol_name, to_sympy
+from .scalars import NotScalar, ScalarBook, _power_of_ten, symbol_name, to_sympy
 from .own_letters import OwnLetters, prose_scalars, table_scalars
 from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
@@ -671,6 +671,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         return ", ".join(listed + [previous]) + " " + frag.latex
 
     def bare(self, i, frag, line, text, node, ctx, fb):
+        if node[0] == "mul" and node[3] == "×" and node[1][0] == "num" and _power_of_ten(node[2]) is not None:
+            return self.add(line, text, "recognized", "notation", "a number in scientific notation (a constant), not "
+                            "a shape", kind="mention")  # 1.61 \times 10^{8}
         if is_shape(node):
             subject = _prose_subject(self.frags, i)
             if not subject:
