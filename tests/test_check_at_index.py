@@ -34,3 +34,9 @@ def test_a_section_constant_is_used():
 def test_a_family_without_values_is_not_judged():
     text = r"RoPE rotates by $\theta_i = 10000^{-2i/d}$." "\n\n" r"So $\theta_{15} = 0.0233$." "\n"
     assert _about(text, r"\theta_{15} = 0.0233").status == "unchecked"
+
+
+def test_a_member_in_another_section_is_not_a_mismatch():
+    text = "# Frequencies\n\n" + FAMILY + "# A small example\n\nWith two pairs, $\\theta_{1} = 0.01$.\n"
+    f = _about(text, r"\theta_{1} = 0.01")
+    assert f.status == "unchecked" and "another section" in f.message

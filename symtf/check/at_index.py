@@ -40,8 +40,9 @@ def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
 
 
 def judge_member(a_node, b_node, rel: str, book, known: dict):
-    r"""``θ_{15} = 0.0133`` (or ``\approx``) against the family's definition at 15 (:func:`family_at`): a
-    :class:`~symtf.check.scalars.Verdict`, or None where the family or the printed side gives no number."""
+    r"""``θ_{15} = 0.0133`` (or ``\approx``) against the family's definition at 15 (:func:`family_at`): (a
+    :class:`~symtf.check.scalars.Verdict`, the line of the family's definition), or None where the family or the
+    printed side gives no number."""
     from .scalars import _numbers  # scalars imports this module's neighbours: imported when used
 
     if rel not in ("=", "≈") or b_node is None:
@@ -57,4 +58,4 @@ def judge_member(a_node, b_node, rel: str, book, known: dict):
     if not printed.is_number or printed.free_symbols:
         return None
     where = f" with this document's ${name}$ (line {line}) at ${name.rpartition('_')[2]} = {a_node[2]}$"
-    return _numbers(value, printed, rel, None, b_node, where)
+    return _numbers(value, printed, rel, None, b_node, where), line

@@ -489,10 +489,15 @@ class Links:
                 self.add(line, link, verdict.status, "numeric", verdict.message)
                 self.findings[-1].basis = "document"
             return verdict is not None
-        member = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx))
-        if member is not None:  # θ_{15} ≈ 0.0133 after θ_i = 10000^{-2i/d}, d = 64: the family at a printed index
-            self.add(line, link, member.status, "numeric", member.message, member.expected and
-                     unparse(("chain", [a, ("num", 0.0, member.expected)], [rel])))
+        judged = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx))
+        if judged is not None:  # θ_{15} ≈ 0.0133 after θ_i = 10000^{-2i/d}, d = 64: the family at a printed index
+            member, family = judged
+            if member.status == "mismatch" and self._section_of(family) != self._section_of(line):
+                self.add(line, link, "unchecked", "numeric", f"{member.message}; but the family is defined in another "
+                         f"section (line {family}), and this one's example may use other values: not judged")
+            else:
+                self.add(line, link, member.status, "numeric", member.message, member.expected and
+                         unparse(("chain", [a, ("num", 0.0, member.expected)], [rel])))
             self.findings[-1].basis = "document"
             return True
         other_row = a[0] == "sym" and self._other_row(symbol_name(a), line)
