@@ -1,4 +1,4 @@
-"""The later held-out sets (tests/heldout2 to tests/heldout49; see each SOURCES.md): real documents by other authors
+"""The later held-out sets (tests/heldout2 to tests/heldout50; see each SOURCES.md): real documents by other authors
 whose expectations were written and committed before the checker was ever run on them. Each of heldout2 to heldout8
 was measured once unseen (its first run, recorded in its SOURCES.md) and then used for fixes: heldout7 and heldout8 in
 the same session that built them, heldout2 to heldout6 in theirs or the next, so no figure of theirs after the first
@@ -109,6 +109,11 @@ variants (MHA, MQA, GQA, MLA with KV-cache sizes) and on context-length extensio
 and an English Jupyter Book chapter on attention and Transformers in the row convention) likewise had its expectations
 committed before any checker run, but holds only three documents from two repositories (one row, one mixed, one
 none), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
+tests/heldout50 (Markdown lecture slides of a university deep-learning course, found through course repositories: a
+lecture on seq2seq, attention, subwords and the Transformer in the row convention, and a lecture on RoBERTa, large
+language models with rotary position embeddings in column vectors, ViT and reinforcement learning) likewise had its
+expectations committed before any checker run, but holds only two documents from one repository (one row, one
+column), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
@@ -127,7 +132,7 @@ import pytest
 from tests._corpus_util import KINDS, TESTS, corpus, findings, listed_line, repo_of, spec_of
 
 # each set, and the sets it must not share a document, slug or repository with
-LAST = 49  # heldout2 … heldout49
+LAST = 50  # heldout2 … heldout50
 # sets built side by side: heldout19 was kept apart from heldout20 (merged first) and heldout21 from heldout22, while
 # heldout20 was built before heldout19 was merged
 ALSO = {"heldout19": ("heldout20",), "heldout21": ("heldout22",)}
@@ -148,7 +153,7 @@ SHORT = {"heldout26": (4, 3), "heldout29": (3, 2), "heldout31": (4, 3), "heldout
          "heldout39": (5, 3), "heldout40": (3, 2), "heldout41": (5, 3),
          "heldout43": (6, 4), "heldout44": (4, 3), "heldout45": (3, 2),
          "heldout46": (2, 2), "heldout47": (6, 4), "heldout48": (3, 3),
-         "heldout49": (3, 2)}
+         "heldout49": (3, 2), "heldout50": (2, 1)}
 SPECS = [(name, path) for name in SETS for path in sorted((TESTS / name).glob("*.yaml"))]
 IDS = [f"{name}-{path.stem}" for name, path in SPECS]
 
