@@ -100,3 +100,14 @@ def test_a_relation_the_sentence_opens_as_its_case_is_a_condition():
     claim = "# Encoding\n\nSo $2j = d_\\text{model}$ holds here.\n"  # no "for": still a claim, judged
     (found,) = [f for f in check_text(claim) if f.latex == "2j = d_\\text{model}"]
     assert found.kind == "claim"
+
+
+def test_an_order_the_sentence_opens_as_its_case_is_a_condition():
+    # heldout50 ufal-npfl138-llms-rl 874: "Assume … $γ=1$" (the proof's case), 58 lines later "also for infinite
+    # episodes when discount factor $γ<1$": another case, not a claim against γ = 1
+    filler = "".join(f"Step {k} of the proof.\n\n" for k in range(12))
+    head = "# Proof\n\nAssume that $\\gamma=1$.\n\n" + filler
+    (found,) = [f for f in check_text(head + "It also holds when discount factor $\\gamma<1$.\n") if f.latex == "\\gamma<1"]
+    assert found.status == "unchecked" and "condition, not a fact" in found.message
+    (found,) = [f for f in check_text(head + "So $\\gamma<1$ holds.\n") if f.latex == "\\gamma<1"]
+    assert found.status == "mismatch"  # said as a fact: judged against γ = 1

@@ -83,8 +83,9 @@ _INDEX_ORDER = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "≤": lambda 
 _CONDITION_AFTER = re.compile(r"\s*(?:(?:precisely|exactly|only|just)\s+)?(?:when|for|if|whenever|iff|if and only if)"
                               r"\s*", re.I)
 # a relation the sentence opens as the case it speaks of: "… and $10{,}000 \cdot 2\pi$ for $2j = d_\text{model}$"
-_CASE_BEFORE = re.compile(r"\b(?:for|when|whenever|if|iff)\s*$", re.I)
+_CASE_BEFORE = re.compile(r"\b(?:for|when|whenever|if|iff)(?:\s+[A-Za-z-]+){0,3}\s*$", re.I)  # when discount factor $γ<1$
 _INDEX_LETTERS = frozenset("ijkt")
+_ORDER_RELATIONS = frozenset({"<", ">", "≤", "≥"})
 # a condition on two index letters closing a claim's own fragment: \forall j > i, \quad \text{if } j \le i
 _INNER_CONDITION = re.compile(r"(?:\\forall|\\text\s*\{\s*(?:for|if|when|whenever)\s*\})\s*([ijkh])\s*"
                               r"(<|>|\\leq?|\\geq?|\\neq?|=)\s*([ijkh])\s*[.,]?\s*$")
@@ -846,16 +847,16 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             return self.add(line, text, "recognized", "notation", f"a condition on ${unparse(first)}$ (the values it "
                             "excludes), not a claim", kind="mention")  # (\mu \ne 1): all the other memories
         syms = [n for n in walk(exprs) if n[0] == "sym"]
-        left = [n for n in walk([first]) if n[0] == "sym"] if first is not None else []
-        if rels == ["="] and left and all(n[1] in _INDEX_LETTERS and not n[2] and not n[3] for n in left) and \
-                not frag.display and _CASE_BEFORE.search(frag.before[-40:]):  # for $2j = d$: j's case, not a claim
-            return self.add(line, text, "recognized", "notation", f"the case of ${left[0][1]}$ the sentence speaks of "
-                            f"(\"{frag.before.strip()[-20:]} …\"): a condition, not a claim", kind="mention")
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             if re.search(r"\\times|\^", text) and self._letter_slip(exprs, rels, line, text):
                 return  # 2h \times h = 4h: a count, no index arithmetic
             return self.add(line, text, "recognized", "notation", "a condition on indices", kind="mention")
+        left = [n for n in walk([first]) if n[0] == "sym"] if first is not None else []
+        if rels == ["="] and left and all(n[1] in _INDEX_LETTERS and not n[2] and not n[3] for n in left) and \
+                not frag.display and _CASE_BEFORE.search(frag.before[-40:]):  # for $2j = d$: j's case, not a claim
+            return self.add(line, text, "recognized", "notation", f"the case of ${left[0][1]}$ the sentence speaks of "
+                            f"(\"{frag.before.strip()[-20:]} …\"): a condition, not a claim", kind="mention")
         if first and first[0] == "call" and first[1] in ("sigma", "mu") and rels[0] == "=" and len(first[3]) == 1:
             return self.add(line, text, "unchecked", "definition", f"defines the function ${unparse(first)}$ of the "
                             "document's own (on the left of a definition it is not the standard deviation or mean)")
@@ -874,6 +875,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if condition:  # in every reading: the other convention's too
             ctx, fb = ctx.with_(condition=condition), tuple(other.with_(condition=condition) for other in fb)
         value = _shared_value(exprs, rels)
+        case = set(rels) <= _ORDER_RELATIONS and not frag.display and _CASE_BEFORE.search(frag.before[-40:])
         for k, rel in enumerate(rels):
             start = len(self.findings)
             self._link(frag, line, text, exprs[k], exprs[k + 1], rel, len(rels), ctx, fb)
@@ -881,6 +883,11 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     any(f.status == "mismatch" for f in self.findings[start:]):
                 del self.findings[start:]  # p_1 = p_2 = 1: both given the example's value, not the model's entries
                 self._link(frag, line, text, exprs[k], value, rel, len(rels), ctx, fb)
+            for f in self.findings[start:] if case else ():  # "… when discount factor $γ<1$" after γ = 1: another case
+                if f.status == "mismatch":
+                    f.status, f.expected, f.diagnosis = "unchecked", None, None
+                    f.message = (f"{f.message}; but the sentence opens it as the case it speaks of (\""
+                                 f"{frag.before.strip()[-20:]} …\"): a condition, not a fact, so not judged")
 
     def _bind_function_variable(self, frag, exprs, ctx):
         """``\\text{FFN}(x) = …``, ``\\text{LayerNorm}(x) = …``: the defined function's variable bound to a random
