@@ -1,4 +1,4 @@
-"""The later held-out sets (tests/heldout2 to tests/heldout50; see each SOURCES.md): real documents by other authors
+"""The later held-out sets (tests/heldout2 to tests/heldout51; see each SOURCES.md): real documents by other authors
 whose expectations were written and committed before the checker was ever run on them. Each of heldout2 to heldout8
 was measured once unseen (its first run, recorded in its SOURCES.md) and then used for fixes: heldout7 and heldout8 in
 the same session that built them, heldout2 to heldout6 in theirs or the next, so no figure of theirs after the first
@@ -114,6 +114,12 @@ lecture on seq2seq, attention, subwords and the Transformer in the row conventio
 language models with rotary position embeddings in column vectors, ViT and reinforcement learning) likewise had its
 expectations committed before any checker run, but holds only two documents from one repository (one row, one
 column), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
+tests/heldout51 (course participants' Markdown answers to Stanford CS336's resource-accounting problems, found
+through the course's assignment repositories, each under the starter repository's MIT licence: Transformer LM parameter,
+FLOP and AdamW-memory accounting at GPT-2 sizes, FSDP/tensor-parallel communication accounting and a DDP bucketing
+model; plus a Chinese tutorial on LLM inference limits with Qwen1.5 parameter, KV-cache and latency tables) likewise had
+its expectations committed before any checker run, with eight documents from seven repositories but none in the column
+convention (two row, two mixed, four none), so it is not in the both-conventions test.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
@@ -132,7 +138,7 @@ import pytest
 from tests._corpus_util import KINDS, TESTS, corpus, findings, listed_line, repo_of, spec_of
 
 # each set, and the sets it must not share a document, slug or repository with
-LAST = 50  # heldout2 … heldout50
+LAST = 51  # heldout2 … heldout51
 # sets built side by side: heldout19 was kept apart from heldout20 (merged first) and heldout21 from heldout22, while
 # heldout20 was built before heldout19 was merged
 ALSO = {"heldout19": ("heldout20",), "heldout21": ("heldout22",)}
