@@ -111,11 +111,16 @@ def judge_link(a: Side, b: Side, rel: str):
         return Verdict("unchecked", f"the two sides are in different units ({sp.sstr(ua)} and {sp.sstr(ub)})")
     if ca.has(sp.zoo, sp.nan) or cb.has(sp.zoo, sp.nan):
         return Verdict("unchecked", "a division by zero")
-    verdicts = [(_numbers(ca * f, cb, rel, _bare(a), _bare(b), "", estimate=True), f, note) for f, note in readings]
+    # a side read in another unit keeps no rounding of its own digits: 503316480000 FLOPs has trailing zeros, but in
+    # GFLOPs (503.316) one unit of 10^4 FLOPs is not one of 10^4 GFLOPs; the printed side's digits decide
+    verdicts = [(_numbers(ca * f, cb, rel, _bare(a) if f == 1 else None, _bare(b), "", estimate=True), f, note)
+                for f, note in readings]
     for verdict, _, note in verdicts:
         if verdict.status == "verified":
             return Verdict("verified", f"arithmetic {verdict.message}{note}")
-    verdict, factor, note = verdicts[0]
+    # a reading within a unit of the printed digits (8.053e12 FLOPs and 8.06 TFLOPs) says more than the one in which
+    # the sides are twelve orders apart: its verdict (not decided) is the one reported
+    verdict, factor, note = next((v for v in verdicts if v[0].status == "unchecked"), verdicts[0])
     per_element = _per_element(ca, cb, ua, ub, rel, a, b)
     if per_element is not None:  # 8192*8192 = 128MB: elements of 2 bytes, as the text may say elsewhere
         return Verdict("unchecked", f"{verdict.message.replace('does not hold: ', 'does not hold as written (')}); it "
