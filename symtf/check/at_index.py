@@ -20,11 +20,17 @@ _PRINTED_INDEX = re.compile(r"\d{1,4}")  # θ_{15}: at most 9999, the index of a
 _INDEX_LETTER = re.compile(r"[a-z]")  # θ_i, ω_k: a family over one lower-case index
 
 
+def printed_member(node) -> bool:
+    """Is ``node`` a letter at a printed index (``θ_{15}``), no superscript?"""
+    return node is not None and node[0] == "sym" and node[3] is None and bool(node[2]) and \
+        _PRINTED_INDEX.fullmatch(node[2]) is not None
+
+
 def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
     r"""``θ_{15}`` where the book defines ``θ_i``: (θ_i's definition at i = 15 with the book's definitions applied,
     then the values ``known`` gives other letters (name → number: the document's sizes, a section's constants),
     ``"\theta_i"``, its line), if that is a number; else None."""
-    if a_node[0] != "sym" or a_node[3] is not None or not a_node[2] or not _PRINTED_INDEX.fullmatch(a_node[2]):
+    if not printed_member(a_node):
         return None
     for name, (expr, line) in book.values.items():
         base, _, index = name.rpartition("_")

@@ -489,7 +489,8 @@ class Links:
                 self.add(line, link, verdict.status, "numeric", verdict.message)
                 self.findings[-1].basis = "document"
             return verdict is not None
-        judged = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx))
+        judged = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx)) if \
+            at_index.printed_member(a) else None
         if judged is not None:  # θ_{15} ≈ 0.0133 after θ_i = 10000^{-2i/d}, d = 64: the family at a printed index
             member, family = judged
             if member.status == "mismatch" and self._section_of(family) != self._section_of(line):

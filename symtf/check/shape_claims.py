@@ -123,7 +123,7 @@ class ShapeClaims:
         if meaning is None or meaning.what != "the batch size":
             return self._unbatched_shape(line, latex, stated, subjects, ctx)
         batch, rest = unparse(axes[0]), axes[1:]
-        if len(rest) > 2 and rest[0][0] == "sym" and self.primary["sizes"].get(size_key(rest[0])) == "H":
+        if len(rest) > 2 and rest[0][0] == "sym" and ctx.profile["sizes"].get(size_key(rest[0])) == "H":
             return [Finding(line, latex, "unchecked", "shape", f"a batch (${batch}$, the batch size: line "
                             f"{meaning.line}) of every head's arrays (${unparse(rest[0])}$ heads): which quantity the "
                             "document stacks by head is its own layout: not judged")]
