@@ -15,9 +15,10 @@ import re
 import sympy as sp
 
 from .scalar_read import NotScalar, to_sympy
+from .scalars import _numbers
 
 _PRINTED_INDEX = re.compile(r"\d{1,4}")  # θ_{15}: at most 9999, the index of a frequency or a position
-_INDEX_LETTER = re.compile(r"[a-z]")  # θ_i, ω_k: a family over one lower-case index
+_INDEX_LETTERS = "abcdefghijklmnopqrstuvwxyz"  # θ_i, ω_k: a family over one lower-case index
 
 
 def printed_member(node) -> bool:
@@ -32,10 +33,11 @@ def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
     ``"\theta_i"``, its line), if that is a number; else None."""
     if not printed_member(a_node):
         return None
-    for name, (expr, line) in book.values.items():
-        base, _, index = name.rpartition("_")
-        if base != a_node[1] or "^" in name or not _INDEX_LETTER.fullmatch(index):
+    for index in _INDEX_LETTERS:  # a look-up per letter, not a pass over the book: linear in the claims
+        name = f"{a_node[1]}_{index}"
+        if name not in book.values:
             continue
+        expr, line = book.values[name]
         letter = [s for s in expr.free_symbols if s.name == index]
         if not letter:
             return None  # θ_i = 0.5 for every i: a constant, not a family over i
@@ -49,8 +51,6 @@ def judge_member(a_node, b_node, rel: str, book, known: dict):
     r"""``θ_{15} = 0.0133`` (or ``\approx``) against the family's definition at 15 (:func:`family_at`): (a
     :class:`~symtf.check.scalars.Verdict`, the line of the family's definition), or None where the family or the
     printed side gives no number."""
-    from .scalars import _numbers  # scalars imports this module's neighbours: imported when used
-
     if rel not in ("=", "≈") or b_node is None:
         return None
     found = family_at(a_node, book, known)
