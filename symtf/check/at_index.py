@@ -27,10 +27,10 @@ def printed_member(node) -> bool:
         _PRINTED_INDEX.fullmatch(node[2]) is not None
 
 
-def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
+def family_at(a_node, book, known) -> tuple[sp.Expr, str, int] | None:
     r"""``θ_{15}`` where the book defines ``θ_i``: (θ_i's definition at i = 15 with the book's definitions applied,
-    then the values ``known`` gives other letters (name → number: the document's sizes, a section's constants),
-    ``"\theta_i"``, its line), if that is a number; else None."""
+    then the values ``known`` gives other letters (a function of a letter's name: the document's sizes, a section's
+    constants; None where it has none), ``"\theta_i"``, its line), if that is a number; else None."""
     if not printed_member(a_node):
         return None
     for index in _INDEX_LETTERS:  # a look-up per letter, not a pass over the book: linear in the claims
@@ -42,12 +42,13 @@ def family_at(a_node, book, known: dict) -> tuple[sp.Expr, str, int] | None:
         if not letter:
             return None  # θ_i = 0.5 for every i: a constant, not a family over i
         value = book.substituted(expr.xreplace({letter[0]: sp.Integer(int(a_node[2]))}))
-        value = value.xreplace({s: known[s.name] for s in value.free_symbols if s.name in known})
+        given = {s: known(s.name) for s in value.free_symbols}
+        value = value.xreplace({s: v for s, v in given.items() if v is not None})
         return (value, name, line) if value.is_number and value.is_finite else None
     return None
 
 
-def judge_member(a_node, b_node, rel: str, book, known: dict):
+def judge_member(a_node, b_node, rel: str, book, known):
     r"""``θ_{15} = 0.0133`` (or ``\approx``) against the family's definition at 15 (:func:`family_at`): (a
     :class:`~symtf.check.scalars.Verdict`, the line of the family's definition), or None where the family or the
     printed side gives no number."""

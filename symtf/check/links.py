@@ -489,8 +489,8 @@ class Links:
                 self.add(line, link, verdict.status, "numeric", verdict.message)
                 self.findings[-1].basis = "document"
             return verdict is not None
-        judged = at_index.judge_member(a, b, rel, self.scalars, self._letter_values(line, ctx)) if \
-            at_index.printed_member(a) else None
+        judged = at_index.judge_member(a, b, rel, self.scalars, lambda name: self._letter_value(name, line, ctx)) \
+            if at_index.printed_member(a) else None
         if judged is not None:  # θ_{15} ≈ 0.0133 after θ_i = 10000^{-2i/d}, d = 64: the family at a printed index
             member, family = judged
             if member.status == "mismatch" and self._section_of(family) != self._section_of(line):
@@ -561,16 +561,16 @@ class Links:
         self.findings[-1].basis = "document"
         return True
 
-    def _letter_values(self, line: int, ctx) -> dict:
-        """Letters' values in force at ``line`` beside the scalar book's: the sizes the prose names and the document
-        sets before it (``$d$ is the head dimension``, ``d = 64``), and the section's constants set so far."""
-        out = {}
-        for key, meaning in self.model.meanings.items():
-            size = self.model.sizes.get(meaning.size) if meaning.kind == "size" else None
-            if size is not None and size[1] <= line:
-                out[key] = size[0]
-        out.update({k: v for k, v in (ctx.fvars or {}).items() if np.ndim(v) == 0 and np.isreal(v)})
-        return {k: sympy.Rational(str(float(v))) for k, v in out.items() if np.isfinite(float(v))}
+    def _letter_value(self, name: str, line: int, ctx):
+        """A letter's value in force at ``line`` beside the scalar book's, as an exact number, or None: a size the prose
+        names and the document sets before it (``$d$ is the head dimension``, ``d = 64``), or the section's constant
+        set so far."""
+        meaning = self.model.meanings.get(name)
+        size = self.model.sizes.get(meaning.size) if meaning is not None and meaning.kind == "size" else None
+        value = size[0] if size is not None and size[1] <= line else (ctx.fvars or {}).get(name)
+        if value is None or np.ndim(value) != 0 or not np.isreal(value) or not np.isfinite(float(value)):
+            return None
+        return sympy.Rational(str(float(value)))
 
     def _scale_left_out(self, frag, line: int, nodes) -> str | None:
         """Why a link that lacks only the reference's 1/√d is the document's own attention and no slip, or None: the
