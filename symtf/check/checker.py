@@ -852,11 +852,8 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             if re.search(r"\\times|\^", text) and self._letter_slip(exprs, rels, line, text):
                 return  # 2h \times h = 4h: a count, no index arithmetic
             return self.add(line, text, "recognized", "notation", "a condition on indices", kind="mention")
-        left = [n for n in walk([first]) if n[0] == "sym"] if first is not None else []
-        if rels == ["="] and left and all(n[1] in _INDEX_LETTERS and not n[2] and not n[3] for n in left) and \
-                not frag.display and _CASE_BEFORE.search(frag.before[-40:]):  # for $2j = d$: j's case, not a claim
-            return self.add(line, text, "recognized", "notation", f"the case of ${left[0][1]}$ the sentence speaks of "
-                            f"(\"{frag.before.strip()[-20:]} …\"): a condition, not a claim", kind="mention")
+        if self._index_case(frag, line, text, first, rels):
+            return
         if first and first[0] == "call" and first[1] in ("sigma", "mu") and rels[0] == "=" and len(first[3]) == 1:
             return self.add(line, text, "unchecked", "definition", f"defines the function ${unparse(first)}$ of the "
                             "document's own (on the left of a definition it is not the standard deviation or mean)")
@@ -883,11 +880,19 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
                     any(f.status == "mismatch" for f in self.findings[start:]):
                 del self.findings[start:]  # p_1 = p_2 = 1: both given the example's value, not the model's entries
                 self._link(frag, line, text, exprs[k], value, rel, len(rels), ctx, fb)
-            for f in self.findings[start:] if case else ():  # "… when discount factor $γ<1$" after γ = 1: another case
-                if f.status == "mismatch":
-                    f.status, f.expected, f.diagnosis = "unchecked", None, None
-                    f.message = (f"{f.message}; but the sentence opens it as the case it speaks of (\""
-                                 f"{frag.before.strip()[-20:]} …\"): a condition, not a fact, so not judged")
+            if case:  # "… when discount factor $γ<1$" after γ = 1: another case
+                _not_a_fact(self.findings[start:], frag.before)
+
+    def _index_case(self, frag, line, text, first, rels) -> bool:
+        """``… the wavelength is $10{,}000 \\cdot 2\\pi$ for $2j = d_\\text{model}$``: a relation of index letters
+        that the sentence opens with for/when/if is the case it speaks of, a mention (True if it added one)."""
+        left = [n for n in walk([first]) if n[0] == "sym"] if first is not None else []
+        if rels != ["="] or not left or not all(n[1] in _INDEX_LETTERS and not n[2] and not n[3] for n in left) or \
+                frag.display or not _CASE_BEFORE.search(frag.before[-40:]):
+            return False
+        self.add(line, text, "recognized", "notation", f"the case of ${left[0][1]}$ the sentence speaks of "
+                 f"(\"{frag.before.strip()[-20:]} …\"): a condition, not a claim", kind="mention")
+        return True
 
     def _bind_function_variable(self, frag, exprs, ctx):
         """``\\text{FFN}(x) = …``, ``\\text{LayerNorm}(x) = …``: the defined function's variable bound to a random
@@ -1164,3 +1169,12 @@ def check_document(text: str, convention: str = "auto", profile: dict | None = N
     doc = DocumentChecker(text, convention, profile)
     findings = doc.run()
     return findings, doc.model.explain()
+
+
+def _not_a_fact(found, before: str) -> None:
+    """An order the sentence opens as its case (``when $γ<1$``): its mismatches are unchecked, with why."""
+    for f in found:
+        if f.status == "mismatch":
+            f.status, f.expected, f.diagnosis = "unchecked", None, None
+            f.message = (f"{f.message}; but the sentence opens it as the case it speaks of (\"{before.strip()[-20:]} "
+                         "…\"): a condition, not a fact, so not judged")
