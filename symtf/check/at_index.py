@@ -11,6 +11,7 @@ expression in the family's letter, ``p^{(i+k)}``, is :mod:`symtf.check.members`'
 from __future__ import annotations
 
 import re
+import string
 
 import sympy as sp
 
@@ -18,7 +19,7 @@ from .scalar_read import NotScalar, to_sympy
 from .scalars import _numbers
 
 _PRINTED_INDEX = re.compile(r"\d{1,4}")  # θ_{15}: at most 9999, the index of a frequency or a position
-_INDEX_LETTERS = "abcdefghijklmnopqrstuvwxyz"  # θ_i, ω_k: a family over one lower-case index
+_INDEX_LETTERS = string.ascii_lowercase  # θ_i, ω_k: a family over one lower-case index
 
 
 def printed_member(node) -> bool:

@@ -80,10 +80,11 @@ _INDEX_ORDER = {"<": lambda x, y: x < y, ">": lambda x, y: x > y, "≤": lambda 
                 "\\geq": lambda x, y: x >= y, "=": lambda x, y: x == y, "≠": lambda x, y: x != y,
                 "\\ne": lambda x, y: x != y, "\\neq": lambda x, y: x != y}
 # the words between a claim and the condition on its indices that follows it: "$M_{ij} = -\infty$ precisely when $j > i$"
-_CONDITION_AFTER = re.compile(r"\s*(?:(?:precisely|exactly|only|just)\s+)?(?:when|for|if|whenever|iff|if and only if)"
-                              r"\s*", re.I)
+_CONDITION_WORDS = r"(?:when|whenever|for|if|iff)"
+_CONDITION_AFTER = re.compile(r"\s*(?:(?:precisely|exactly|only|just)\s+)?(?:if and only if|" + _CONDITION_WORDS +
+                              r")\s*", re.I)
 # a relation the sentence opens as the case it speaks of: "… and $10{,}000 \cdot 2\pi$ for $2j = d_\text{model}$"
-_CASE_BEFORE = re.compile(r"\b(?:for|when|whenever|if|iff)(?:\s+[A-Za-z-]+){0,3}\s*$", re.I)  # when discount factor $γ<1$
+_CASE_BEFORE = re.compile(r"\b" + _CONDITION_WORDS + r"(?:\s+[A-Za-z-]+){0,3}\s*$", re.I)  # when discount factor $γ<1$
 _INDEX_LETTERS = frozenset("ijkt")
 _ORDER_RELATIONS = frozenset({"<", ">", "≤", "≥"})
 # a condition on two index letters closing a claim's own fragment: \forall j > i, \quad \text{if } j \le i

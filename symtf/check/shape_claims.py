@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import dims
-from .checks_util import _anchor_key, _subject_nodes, _top_level_commas, anchor_keys, state_letter
+from .checks_util import _anchor_key, _subject_nodes, _top_level_commas, anchor_keys, model_ref, state_letter
 from .compare import free_vars, walk
 from .evaluate import BadRef, CheckError, Evaluator, ShapeMismatch, Unknown
 from .macros import simplify
@@ -38,14 +38,6 @@ _SUBJECT_HEADERS = ("expression", "parameter", "symbol", "notation", "variable")
 
 _D_VALUED = re.compile(r"(?<![A-Za-z\\_])d\s*=\s*\d")  # a bare d given a number
 _HEAD_WIDTH = re.compile(r"(?<![A-Za-z\\])d_\{?\s*(?:k|v|h|head|\\text\{head\})\s*\}?\s*=")  # d_k = …, beside it
-
-
-def _kind(subject, ctx) -> str | None:
-    """The reference quantity's kind (``parameter``, ``activation`` …) that ``subject`` names, or None."""
-    try:
-        return ctx.resolve(subject, {v: 2 for v in free_vars([subject])}).kind
-    except CheckError:
-        return None
 
 
 class ShapeClaims:
@@ -132,7 +124,7 @@ class ShapeClaims:
             one = ("mul", axis, one, "×")
         found = self._unbatched_shape(line, latex, one, subjects, ctx)
         for f, subject in zip(found, subjects):
-            if f.status in ("verified", "mismatch") and _kind(subject, ctx) == "parameter":
+            if f.status in ("verified", "mismatch") and getattr(model_ref(subject, ctx), "kind", None) == "parameter":
                 f.status, f.expected, f.diagnosis = "unchecked", None, None
                 f.message = (f"a batch axis (${batch}$, the batch size: line {meaning.line}) on "
                              f"${unparse(subject)}$, which in the reference model is a parameter, one for the whole "
