@@ -847,7 +847,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if rels == ["≠"] and first and first[0] == "sym" and exprs[1] is not None and exprs[1][0] in ("num", "neg"):
             return self.add(line, text, "recognized", "notation", f"a condition on ${unparse(first)}$ (the values it "
                             "excludes), not a claim", kind="mention")  # (\mu \ne 1): all the other memories
-        syms = [n for n in walk(exprs) if n[0] == "sym"]
+        syms = _free_letters(exprs)
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             if re.search(r"\\times|\^", text) and self._letter_slip(exprs, rels, line, text):
@@ -1149,6 +1149,14 @@ def _set_to_the_input(exprs, rels, ctx) -> bool:
         return False
     inputs = [r for r in refs if str(r.symbol).startswith("x0")]
     return 0 < len(inputs) < len(refs)
+
+
+def _free_letters(exprs) -> list:
+    r"""The letters of ``exprs`` that may be indices of a condition (``i = j``); none in a sum over a written
+    range (``\sum_{i=1}^{n} i = n(n+1)/2``), which is arithmetic whatever letters it has."""
+    if any(n[0] == "sum" and n[2] is not None and n[3] is not None for n in walk(exprs)):
+        return []
+    return [n for n in walk(exprs) if n[0] == "sym"]
 
 
 def _statistic(node) -> bool:

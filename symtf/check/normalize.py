@@ -11,6 +11,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 
 from .data import load
+from .unicode_math import latex_of_unicode
 
 _DROP = re.compile(r"\\(?:left|right|bigg|Bigg|big|Big)[lr]?(?![a-zA-Z])|\\(?:displaystyle|textstyle|nonumber|notag|hline|boxed|limits|nolimits|LARGE|Large|large|small|normalsize)(?![a-zA-Z])")
 _BRACED_SUM = re.compile(r"\{\s*(\\sum\s*(?:_\s*(?:\{[^{}]*\}|\w))?\s*(?:\^\s*(?:\{[^{}]*\}|\w))?)\s*\}")
@@ -47,17 +48,6 @@ _SUBST = [
     (re.compile(r"\\begin\{(?:pmatrix|matrix)\}"), r"\\begin{bmatrix}"),
     (re.compile(r"\\end\{(?:pmatrix|matrix)\}"), r"\\end{bmatrix}"),
 ]
-# characters typed as Unicode instead of LaTeX: √d, a·b, d×d, −1, θ
-_UNICODE = {"√": r"\sqrt ", "·": r"\cdot ", "⋅": r"\cdot ", "×": r"\times ", "−": "-", "–": "-", "≤": r"\le ",
-            "≥": r"\ge ", "≠": r"\ne ", "≈": r"\approx ", "∈": r"\in ", "→": r"\to ", "∞": r"\infty ",
-            "∂": r"\partial ", "⊙": r"\odot ", "⊤": r"\top ", "…": r"\dots ", "ℓ": r"\ell ",
-            "α": r"\alpha ", "β": r"\beta ", "γ": r"\gamma ", "δ": r"\delta ", "ε": r"\epsilon ", "η": r"\eta ",
-            "θ": r"\theta ", "λ": r"\lambda ", "μ": r"\mu ", "π": r"\pi ", "σ": r"\sigma ", "τ": r"\tau ",
-            "φ": r"\phi ", "ω": r"\omega ", "Σ": r"\Sigma ", "Δ": r"\Delta ", "Θ": r"\Theta ",
-            "ϵ": r"\epsilon ", "ϕ": r"\phi ", "ζ": r"\zeta ", "κ": r"\kappa ", "ν": r"\nu ", "ξ": r"\xi ",
-            "ρ": r"\rho ", "χ": r"\chi ", "ψ": r"\psi ", "Φ": r"\Phi ", "Ψ": r"\Psi ", "Ω": r"\Omega ",
-            "Λ": r"\Lambda ", "Π": r"\Pi "}
-_UNICODE_CHAR = re.compile("[" + "".join(_UNICODE) + "]")
 _GROUPED = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\ |~)(?=\d{3}(?!\d))")
 # 30,000 and 32,768 after a relation or an operator: one number with thousands separators, never a list
 _THOUSANDS = re.compile(r"((?:^|[=<>/+*-]|\\approx|\\sim|\\le|\\ge|\\cdot|\\times)\s*)(\d{1,3}(?:,\d{3})+)(?![\d.,])")
@@ -81,7 +71,7 @@ class Statement:
 
 def clean(latex: str) -> str:
     """The fragment with sizing, spacing and font commands removed and synonyms unified."""
-    s = _UNICODE_CHAR.sub(lambda m: _UNICODE[m.group()], latex)
+    s = latex_of_unicode(latex)  # n², √d, 𝔼: Unicode typed for LaTeX
     s = _GROUPED.sub("", s)  # 1\,000\,000 and 1{,}000 are one number
     s = _DROP.sub("", s.replace("\\\\", "\x00"))
     s = _SPACE.sub(" ", s)

@@ -16,6 +16,8 @@ from .parse import GREEK, walk
 
 _MAX_OPS = 200  # SymPy operations per side: larger expressions are not judged
 _MAX_EXP = 64  # exponents beyond this are not expanded (2^{10^9} stays unjudged)
+_MAX_TERMS = 1000  # a sum of more terms than this is added in closed form, or not at all
+_MAX_DEGREE = 8  # the highest power of a sum's index summed in closed form
 
 
 class NotScalar(Exception):
@@ -112,11 +114,39 @@ def to_sympy(node, commutative: bool = True, letter_powers: bool = False, functi
         if not (commutative or radicand.is_number):
             raise NotScalar("the root of a matrix")
         return sp.sqrt(radicand)
+    if kind == "sum" and commutative:
+        return _summed(node, inner)
     if kind == "call" and functions and node[1] in functions and node[3] and not node[2]:
         read = functions[node[1]]  # sin(x); min(a, b) for a caller that reads min as sympy.Min (any number of them)
         if len(node[3]) == 1 or getattr(read, "nargs", None) == sp.S.Naturals0:
             return read(*[inner(a) for a in node[3]])
     raise NotScalar(f"a {kind} is not a plain scalar expression")
+
+
+def _summed(node, inner) -> sp.Expr:
+    r"""``\sum_{i=1}^{4} i^2`` (30), ``\sum_{i=1}^{n} i`` (n(n+1)/2): a sum over a range whose bounds are written, of a
+    term in which the index appears only as the plain letter (``\alpha_{ij}`` names an entry per index: no scalar).
+    Up to :data:`_MAX_TERMS` terms are added one by one; a polynomial term of a longer or symbolic range is summed in
+    closed form (Faulhaber); anything else is no scalar."""
+    from .parse import ParseError, parse_expr
+
+    _, var, lo, hi, body = node
+    if lo is None or hi is None or not re.fullmatch(r"[A-Za-z]", var or ""):
+        raise NotScalar("a sum without a written range")
+    if any(n[0] == "sym" and (n[2] and var in n[2] or n[3] and var in n[3] or n[1] == var and n[3] and
+                              not n[3].isdigit()) for n in walk(body)):
+        raise NotScalar("a sum of terms indexed by its index (one symbol per term)")
+    try:
+        low, high = (inner(parse_expr(b)) for b in (lo, hi))
+    except (ParseError, RecursionError) as exc:
+        raise NotScalar("a sum's range that is no expression") from exc
+    k = sp.Dummy("k", integer=True)
+    term = inner(body).xreplace({sp.Symbol(var, positive=True): k})
+    if low.is_Integer and high.is_Integer and 0 <= high - low < _MAX_TERMS:
+        return sp.Add(*[term.xreplace({k: sp.Integer(v)}) for v in range(int(low), int(high) + 1)])
+    if not term.has(k) or term.is_polynomial(k) and sp.degree(term, k) <= _MAX_DEGREE:
+        return sp.summation(term, (k, low, high))
+    raise NotScalar("a sum this reading does not add up")
 
 
 def _differential(node) -> bool:
