@@ -28,6 +28,9 @@ def test_the_plain_claim_is_a_mismatch():
     "如果两个投影相同，$Q = XW_K$。\n",
     "Si las proyecciones son iguales, $Q = XW_K$.\n",
     "分数对称：$Q = XW_K$ 当投影相同。\n",  # the condition after the claim, opened by 当 (a scanned BERT note)
+    "Per the exercise, assume $Q = XW_K$.\n",  # a premise the text takes (heldout52 tianyudu 300)
+    "Substituting $Q = XW_K$, the scores are symmetric.\n",
+    "Using $Q = XW_K$, this simplifies.\n",
 ])
 def test_a_claim_under_a_hypothesis_is_unchecked_with_the_condition(prose):
     found = [f for f in check_text(DEFS + prose) if f.latex == CLAIM]
@@ -68,3 +71,14 @@ def test_a_form_the_text_rejects_is_not_its_claim():
     found = [f for f in check_text(DEFS + "The projections differ, so we get $Q = XW_Q$ instead of $Q = XW_K$.\n")
              if f.latex == CLAIM]
     assert found and all(f.status == "unchecked" and "rejects" in f.message for f in found)
+
+
+def test_the_sizes_of_a_named_case_are_neither_claims_nor_values():
+    """``\\text{MQA}: H_{kv} = 1`` says what makes a variant that variant: not judged with the document's H_kv = 5, and
+    not this document's H_kv afterwards (heldout scan docs32 bueormnew gqa 56, 96)."""
+    doc = ("For our model $H_q = 7$ and $H_{kv} = 5$.\n\n$$\\text{MHA}: H_{kv} = H_q$$\n$$\\text{MQA}: H_{kv} = 1$$\n\n"
+           "Here $1 < H_{kv}$.\n")
+    found = [(f.line, f.status, f.message) for f in check_text(doc) if f.kind == "claim"]
+    cases = [x for x in found if x[0] in (3, 4)]
+    assert len(cases) == 2 and all(s == "unchecked" and "case the document names" in m for _, s, m in cases)
+    assert [(s, "line 1" in m) for line, s, m in found if line == 6] == [("verified", True)]

@@ -791,6 +791,11 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
     def relation(self, index, frag, line, text, exprs, rels, ctx, fb):
         """A chain of relations: a size claim, an example's definition, a condition on indices, or its links
         judged one by one (:meth:`_link`), with the variables a function definition binds."""
+        label = _case_label(exprs, rels)
+        if label is not None:  # \text{MQA}: H_{kv} = 1, the sizes that make a variant what it is
+            return self.add_claim(exprs[1:], line, text, "unchecked", "definition", f"the sizes of the case the "
+                                  f"document names {label}: what makes it that case, not a claim about this "
+                                  "document's own values", basis="document")
         if self._size_claim(index, frag, line, text, exprs, rels, ctx) or \
                 self._published_algorithm(line, text, exprs, rels):
             return
@@ -1149,6 +1154,23 @@ def _set_to_the_input(exprs, rels, ctx) -> bool:
         return False
     inputs = [r for r in refs if str(r.symbol).startswith("x0")]
     return 0 < len(inputs) < len(refs)
+
+
+def _case_label(exprs, rels) -> str | None:
+    r"""``\text{MHA}: H_{kv} = H_q``: the label (``MHA``) of a relation of scalars written after a name and a colon,
+    the sizes that define a named case (a variant, a regime); None where the relation is not one."""
+    from .scalar_read import NotScalar, to_sympy
+
+    first = exprs[0]
+    label = re.fullmatch(r"\\text\{((?!(?:cal|bb|frak|scr) )[A-Za-z][\w \-]+)\}", first[1]) if first[0] == "sym" else None
+    if len(rels) < 2 or rels[0] != ":" or label is None or not set(rels[1:]) <= {"=", "<", ">", "≤", "≥", "≈", "≠"}:
+        return None  # \mathcal{L}: \mathcal{F} \to \mathbb{R} is a map's signature
+    try:
+        for side in exprs[1:]:
+            to_sympy(side)
+    except (NotScalar, ValueError, TypeError, ZeroDivisionError, RecursionError):
+        return None
+    return label.group(1)
 
 
 def _free_letters(exprs) -> list:

@@ -23,8 +23,10 @@ _DEFINING = re.compile(r"^\W*\w+\s+(we|you|one)\s+(define|write|denote|call|set|
 _THEN = re.compile(r"^\W*then\b", re.I)
 _FOLLOWED = re.compile(r"^\s*[,)]?\s*(?:(when|whenever|if|iff|provided|assuming|unless)\b|(时|的时候|の場合|のとき|일 때|当|如果))",
                        re.I)
-# "MHA is when $G=H$", "… if $x<0$": the relation right after the word is the condition itself
-_PRECEDED = re.compile(r"(?:(?:^|\W)(when|whenever|if|iff|unless|provided(?:\s+that)?)|(当|如果|若|もし|만약))\s*$", re.I)
+# "MHA is when $G=H$", "… if $x<0$": the relation right after the word is the condition itself; "assume
+# $d_{ff} = \frac{8}{3}d$", "substituting $…$": a premise the text takes, not a claim it makes
+_PRECEDED = re.compile(r"(?:(?:^|\W)(when|whenever|if|iff|unless|provided(?:\s+that)?|assum(?:e|ing)|suppos(?:e|ing)|"
+                       r"substitut(?:e|ing)|using|plugging\s+in)|(当|如果|若|もし|만약))\s*$", re.I)
 _CONTRAST = re.compile(r"(?:^|\W)(instead\s+of|rather\s+than|as\s+opposed\s+to|而不是|而非)\s*$", re.I)
 _AT = re.compile(r"(?:^|\W)at\s*$", re.I)
 # S \approx 4096, d_k = 512: a letter set to a printed number, the value a sentence's "at" discusses
