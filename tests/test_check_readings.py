@@ -792,6 +792,9 @@ def test_the_sinusoidal_encoding_is_judged_in_the_documents_letters():
     assert f.status == "mismatch" and "cos" in f.expected
     for other in ("PE(pos, 2i) = \\sin(\\omega_i \\, pos)", "PE(pos, 2i) = \\sin(pos / 100^{2i/d})"):
         assert all(g.status != "mismatch" for g in _claims(f"# PE\n\n$${other}$$\n", 3)), other
+    # another printed base: a slip where the document says it restates the paper's encoding (heldout53 m2l 569)
+    (f,) = _claims("# PE\n\nFollowing the original paper:\n\n$$PE(pos, 2i) = \\sin(pos / 1000^{2i/d})$$\n", 5)
+    assert f.status == "mismatch" and f.diagnosis == "the base 1000 for 10000" and "10000" in f.expected
 
 
 def test_every_heads_projection_side_by_side_is_a_reading_not_a_mismatch():

@@ -605,6 +605,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             kind = "claim" if _RELATION.search(st.text) else "mention"
             encoding = encodings.judge(st.text) or encodings.frequency(st.text, " ".join(pieces)) or \
                 schedules.judge(st.text)
+            if encoding is not None:  # a slip of the published form counts where the document says it restates it
+                encoding = encodings.as_cited(encoding, " ".join(frag.section) + " " +
+                                              self._blocks_before(frag.line, 40) + " " + frag.before)
             if encoding is not None:  # PE_{(pos,2i)} = \sin(pos / 10000^{2i/d}), lrate = …: a published formula
                 self.add(line, st.text, encoding.status, "definition", encoding.message, encoding.expected,
                          diagnosis=encoding.diagnosis, basis="published")

@@ -5,8 +5,9 @@ r"""The sinusoidal positional encoding restated in a document's letters, judged 
 places on the left side, ``PE_{(pos, 2i)}``, ``p_{i,2j+1}``, ``E(p, 2i)``: the first is the position, the letter
 doubled in the second is the pair index; the one other letter of the right side is the model width. A right side
 that writes another letter where the pair index belongs (``p_{pos,2j} = \sin(pos/10000^{2i/d})``) is a mismatch;
-one with other letters (``\sin(\omega_i t)``), another base or no base at all is not this formula's restatement and
-is left to the other rules (:func:`judge` gives None). The frequencies (``\theta_i = 10000^{-2(i-1)/d}``) are judged
+one with other letters (``\sin(\omega_i t)``) or no base at all is not this formula's restatement and is left to
+the other rules (:func:`judge` gives None); one with another printed base (``1000^{2i/d}``) is a slip only where the
+document says it restates the published encoding (:func:`as_cited`), else its own choice. The frequencies (``\theta_i = 10000^{-2(i-1)/d}``) are judged
 only beside the range of their index (:func:`frequency`); the form with one index for the dimension and a case for
 each parity (``\sin(pos/10000^{i/d})`` at even i, ``\cos(pos/10000^{(i-1)/d})`` at odd i) by :func:`parity`.
 """
@@ -45,6 +46,19 @@ class Verdict:
     message: str
     expected: str | None = None
     diagnosis: str | None = None
+    cited: bool = False  # a slip only where the document says it restates the published formula (:func:`as_cited`)
+
+
+_CITED = re.compile("|".join(re.escape(n) for n in _SPEC["cited"]), re.I)
+
+
+def as_cited(verdict: Verdict, prose: str) -> Verdict:
+    """``verdict`` where it holds whatever the prose says or ``prose`` (the section's headings, the paragraphs before)
+    names the published formula's source; else the same reading, unchecked: the document's own choice."""
+    if not verdict.cited or _CITED.search(prose):
+        return verdict
+    return Verdict("unchecked", f"{verdict.message}; the document does not say it restates that encoding, and "
+                   "another base may be its own choice")
 
 
 def judge(text: str) -> Verdict | None:
@@ -80,9 +94,11 @@ def _judge(text: str) -> Verdict | None:
     if pos is not None and i is None and base in arg.atoms(sp.Number):
         return _other_index(arg, node[1], left, pos)
     widths = [s for s in arg.free_symbols if s not in (pos, i)]
-    if pos is None or i is None or len(widths) != 1 or base not in arg.atoms(sp.Number):
+    if pos is None or i is None or len(widths) != 1:
         return None
     d = widths[0]
+    if base not in arg.atoms(sp.Number):
+        return _other_base(arg, node[1], left, pos, i, d)
     want = _SPEC["odd"] if left.group("odd") else _SPEC["even"]
     reference = pos * _rate(i, d)
     shown = (rf"\{want}\left(\frac{{{_tex(pos)}}}{{{base}^{{2{_tex(i)}/{_tex(d)}}}}}\right)")
@@ -267,6 +283,21 @@ def _other_index(arg, function, left, pos) -> Verdict | None:
                            f"uses ${used}$", rf"\{want}\left(\frac{{{_tex(pos)}}}{{{base}^{{2{left.group('i')}/"
                            rf"{_tex(d)}}}}}\right)", f"${used}$ written for the pair index ${left.group('i')}$")
     return None
+
+
+def _other_base(arg, function, left, pos, i, d) -> Verdict | None:
+    r"""``\sin(pos / 1000^{2i/d})``: the published form with another printed base, a mismatch that counts where the
+    document cites the published encoding (``cited``); None where the argument is not pos · B^(−2i/d) for a base B
+    printed in it, or the function is not the published one for the parity."""
+    other = sp.simplify(sp.powsimp(sp.powsimp(arg / pos, force=True) ** (-d / (2 * i)), force=True))
+    want = _SPEC["odd"] if left.group("odd") else _SPEC["even"]
+    if not (other.is_Integer and other > 1 and other in arg.atoms(sp.Number)) or function != want or \
+            _differ(arg, pos * other ** (-2 * i / d), pos, i, d) is not None:
+        return None
+    base = _SPEC["base"]
+    shown = rf"\{want}\left(\frac{{{_tex(pos)}}}{{{base}^{{2{_tex(i)}/{_tex(d)}}}}}\right)"
+    return Verdict("mismatch", f"the sinusoidal encoding of {_SPEC['source']} has the base {base}; this one has "
+                   f"{other}", shown, f"the base {other} for {base}", cited=True)
 
 
 def _differ(arg, reference, pos, i, d, shown=None) -> str | None:
