@@ -1,4 +1,4 @@
-"""The later held-out sets (tests/heldout2 to tests/heldout51; see each SOURCES.md): real documents by other authors
+"""The later held-out sets (tests/heldout2 to tests/heldout53; see each SOURCES.md): real documents by other authors
 whose expectations were written and committed before the checker was ever run on them. Each of heldout2 to heldout8
 was measured once unseen (its first run, recorded in its SOURCES.md) and then used for fixes: heldout7 and heldout8 in
 the same session that built them, heldout2 to heldout6 in theirs or the next, so no figure of theirs after the first
@@ -120,6 +120,11 @@ FLOP and AdamW-memory accounting at GPT-2 sizes, FSDP/tensor-parallel communicat
 model; plus a Chinese tutorial on LLM inference limits with Qwen1.5 parameter, KV-cache and latency tables) likewise had
 its expectations committed before any checker run, with eight documents from seven repositories but none in the column
 convention (two row, two mixed, four none), so it is not in the both-conventions test.
+tests/heldout53 (Jupyter notebooks and a Chinese course handout, found through summer-school and course repositories:
+a summer school's JAX lab building the Transformer, a second summer school's transformer-day exercises, a Chinese
+tensor-by-tensor walk-through of Llama 3 inference with a KV-cache derivation, and a Chinese LLM-inference course
+handout with operator formulas) likewise had its expectations committed before any checker run, but holds only four
+documents from four repositories (four row), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
@@ -138,7 +143,7 @@ import pytest
 from tests._corpus_util import KINDS, TESTS, corpus, findings, listed_line, repo_of, spec_of
 
 # each set, and the sets it must not share a document, slug or repository with
-LAST = 51  # heldout2 … heldout51
+LAST = 53  # heldout2 … heldout53
 # sets built side by side: heldout19 was kept apart from heldout20 (merged first) and heldout21 from heldout22, while
 # heldout20 was built before heldout19 was merged
 ALSO = {"heldout19": ("heldout20",), "heldout21": ("heldout22",)}
@@ -159,7 +164,7 @@ SHORT = {"heldout26": (4, 3), "heldout29": (3, 2), "heldout31": (4, 3), "heldout
          "heldout39": (5, 3), "heldout40": (3, 2), "heldout41": (5, 3),
          "heldout43": (6, 4), "heldout44": (4, 3), "heldout45": (3, 2),
          "heldout46": (2, 2), "heldout47": (6, 4), "heldout48": (3, 3),
-         "heldout49": (3, 2), "heldout50": (2, 1)}
+         "heldout49": (3, 2), "heldout50": (2, 1), "heldout53": (4, 4)}
 SPECS = [(name, path) for name in SETS for path in sorted((TESTS / name).glob("*.yaml"))]
 IDS = [f"{name}-{path.stem}" for name, path in SPECS]
 
