@@ -502,3 +502,17 @@ def test_t_is_a_transpose_only_where_the_document_has_no_other_mark_and_no_step_
     assert not transpose_t(r"$\sigma(QK^t) V$ and $K Q^\top e_i$")  # a mark of its own: ^t is something else
     assert not transpose_t(r"$W^{t+1} = W^t - \eta G$ and $M^t$")  # t counts the steps
     assert not transpose_t(r"$\beta^t$ and $x^t$")  # powers and time steps of scalars and vectors
+
+
+def test_an_expression_said_to_be_a_real_number_is_judged_by_the_declarations():
+    """``w_v^\\top \\tanh(W_q q + W_k k) \\in \\mathbb{R}`` (d2l's additive attention, the where clause written before):
+    a scalar by the declarations; ``P C^\\top \\in \\mathbb{R}`` an M × N matrix; a vector's reading that does not fit
+    is dropped, so ``q^\\top k`` with sizes q and k is not refuted by the row reading that remains."""
+    text = (r"Let $U_q \in \mathbb{R}^{h \times a}$, $U_k \in \mathbb{R}^{h \times b}$, $w_v \in \mathbb{R}^{h}$, "
+            r"$q \in \mathbb{R}^{a}$ and $u \in \mathbb{R}^{b}$." "\n\n"
+            r"The score $s = w_v^\top \tanh(U_q q + U_k u) \in \mathbb{R}$ is one number, $P C^\top \in \mathbb{R}$ is "
+            r"not, and $q^\top u \in \mathbb{R}$ needs a = b." "\n")
+    found = {f.latex: f for f in check_text(DECLARED + text) if f.rule == "shape" and f.kind == "claim"}
+    assert found[r"w_v^\top \tanh(U_q q + U_k u) \in \mathbb{R}"].status == "verified"
+    assert found[r"P C^\top \in \mathbb{R}"].status == "mismatch"
+    assert r"q^\top u \in \mathbb{R}" not in found or found[r"q^\top u \in \mathbb{R}"].status != "mismatch"

@@ -38,7 +38,7 @@ from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
 from .data import load
 from .worked import Worked
-from .declaring import Declaring
+from .declaring import SCALAR_MEMBER, Declaring
 from .shape_claims import ShapeClaims
 from .links import Links
 from .anchoring import Anchoring
@@ -616,6 +616,9 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
                 self._membership(line, st.text, member, ctx, fb)
                 continue
+            scalar = SCALAR_MEMBER.fullmatch(st.text)
+            if scalar and self._scalar_claim(line, st.text, scalar.group(1)):
+                continue  # q^\top k \in \mathbb{R}: an expression said to be a scalar, by the declarations
             try:
                 chain = parse(st.text)
             except ParseError as exc:

@@ -21,6 +21,9 @@ from .scalars import symbol_name
 # documents read (其中 / 式中 / 这里 / 此处, ここで / ただし, 여기서, où, donde, wobei, dove)
 _WHERE = re.compile(r"\s*(?:where|with|here|où|donde|wobei|dove|其中|式中|这里|此处|ここで|ただし|여기서)\b", re.I)
 _ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s+\S")  # a list item's line
+SCALAR = ("scalar",)  # the stated "shape" of an expression said to be in ℝ (``q^\top k \in \mathbb{R}``)
+# an expression said to be a real number: ``q^\top k \in \mathbb{R}``, its subject the group
+SCALAR_MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*[.,]?\s*")
 
 
 class Declaring:
@@ -122,16 +125,27 @@ class Declaring:
             k -= 1
         return out
 
+    def _scalar_claim(self, line: int, text: str, subject_text: str) -> bool:
+        r"""``w_v^\top \tanh(W_q q + W_k k) \in \mathbb{R}``: an expression (not a lone letter, whose membership
+        declares it) said to be a scalar, judged by the document's declarations; True if a finding was added."""
+        try:
+            subject = parse(subject_text)[1][0]
+        except ParseError:
+            return False
+        return subject is not None and subject[0] != "sym" and self._declared_shape(line, text, [subject], SCALAR)
+
     def _declared_shape(self, line, text, nodes, stated=None) -> bool:
         """Judge ``nodes`` (an expression, or the two sides of a link) by the document's own declarations and
         definitions alone (:mod:`symtf.check.shapeflow`); True if a finding was added (a shape contradiction, or
-        a stated shape verified or contradicted)."""
+        a stated shape verified or contradicted; ``stated`` :data:`SCALAR`: the expression said to be in ℝ)."""
         decl = self.declared
         if not (decl.shapes or decl.vectors or decl.tensors):
             return False
         if not decl.flowed:
             shapeflow.read(decl, self.frags, self.macros, self.plain)
-        if stated is not None:
+        if stated == SCALAR:
+            verdict = shapeflow.judge_scalar(nodes[0], decl, line)
+        elif stated is not None:
             verdict = shapeflow.judge_stated(nodes[0], stated, decl, line)
         else:
             verdict = shapeflow.judge_expression(nodes, decl, line)

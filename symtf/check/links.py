@@ -13,6 +13,7 @@ from .axes import judge_axes, judge_bracket_shapes
 from .checks_util import _anchor_key, _size_against_number, anchor_keys, _tying, implied_head, model_ref, state_letter
 from .compare import _head_vars, expected_for, judge, quotient, tolerance, walk
 from .context import TAGS, example_key, is_example
+from .declaring import SCALAR
 from .document import words_of
 from .tying import lines_up_to
 from .diagnose import diagnose, scores_scaled, _star_all as _star
@@ -103,6 +104,9 @@ class Links:
                 self.add_claim([a, b], line, link, verdict.status, "numeric", verdict.message, verdict.expected and
                                unparse(("chain", [a, ("num", 0.0, verdict.expected)], [rel])), basis="arithmetic")
                 return
+        if rel == "∈" and b == _REALS and a is not None and a[0] != "sym" and \
+                self._declared_shape(line, link, [a], SCALAR):
+            return  # … = w_v^\top \tanh(W_q q + W_k k) \in \mathbb{R}: said to be a scalar, by the declarations
         entries = written_entries(a, b) if rel in ("=", "≈") else None
         if entries:  # [e^{1.0} / (e^{1.0} + …), \dots] = [0.506, 0.307, 0.187]: each entry written, at its place
             for x, y in entries:
@@ -789,6 +793,7 @@ _LABEL_LINES = 8  # lines before a formula searched for the name of the attentio
 _UNSCALED_NAME = words_of("unscaled_attention")
 # any name of an attention by its score, scaled or not: the last one before a formula is the one it writes
 _ATTENTION_NAME = re.compile(r"(?:scaled[\s-]+|缩放)?" + _UNSCALED_NAME.pattern, re.I)
+_REALS = ("sym", "\\mathbb{R}", None, None)  # ℝ on the right of ∈: the left side is a real number
 _DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\{])d\s?(?:\\mathbf\s*\{\s*)?\(?[A-Z](?![a-z])")  # Q\,dK^T, (dQ) K^T
 _DIFFERENTIAL_LEFT = re.compile(r"\s*d\s?(?:\\mathbf\s*\{\s*)?[A-Z](?![a-z])[^=]{0,20}=")  # dS = …, dL = …
 

@@ -458,6 +458,30 @@ def _against_declaration(decl: Declarations, name: str, right, used: dict, line:
 
 
 @_judged_at_its_line
+def judge_scalar(subject, decl: Declarations, line: int) -> Verdict | None:
+    r"""``w_v^\top \tanh(W_q q + W_k k) \in \mathbb{R}``: verified where every reading of ``subject`` by the
+    declarations is a scalar (1 × 1), a mismatch where none is and no vector is involved (a reading of vectors that
+    does not fit is dropped, so the others cannot refute), None where they do not decide it (``q^\top k`` with q and
+    k vectors of one size is a scalar read as columns and a matrix read as rows). A lone letter said to be in ℝ is
+    its declaration, not a claim: None."""
+    if subject[0] == "sym":
+        return None
+    read = _subject_shapes(subject, decl, line)
+    if not isinstance(read, tuple):
+        return read
+    subject, found, used = read
+    if not found or any(shape is not None and any(is_open(n) for n in shape) for shape in found):
+        return None
+    scalar = [shape is None or all(n == 1 for n in shape) for shape in found]
+    if all(scalar):
+        return _held(decl, used, line, f"{unparse(subject)} is a scalar{_where(decl, used)} (shape arithmetic)")
+    if any(scalar) or any(decl.same(n, 1) is not False for shape in found for n in shape) or \
+            any(decl.vectors.get(name) for name in used):
+        return None  # a vector's reading that does not fit is dropped: q^T k with q ∈ R^q, k ∈ R^k read as rows
+    shape = next(iter(found))
+    return Verdict("mismatch", f"{unparse(subject)} is {_show(shape)}{_where(decl, used)}, not a scalar", _show(shape))
+
+
 def _judge_vector(subject, stated, decl: Declarations, line: int) -> Verdict | None:
     r"""``W_q q \in \mathbb{R}^h`` (``stated`` one size): verified where every reading of ``subject`` by the
     declarations is a vector of that size (a row or a column), a mismatch where every one is a vector or matrix of
