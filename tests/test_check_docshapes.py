@@ -516,3 +516,23 @@ def test_an_expression_said_to_be_a_real_number_is_judged_by_the_declarations():
     assert found[r"w_v^\top \tanh(U_q q + U_k u) \in \mathbb{R}"].status == "verified"
     assert found[r"P C^\top \in \mathbb{R}"].status == "mismatch"
     assert r"q^\top u \in \mathbb{R}" not in found or found[r"q^\top u \in \mathbb{R}"].status != "mismatch"
+
+
+def test_a_section_that_declares_a_letter_anew_reads_its_own_declaration():
+    """``q \\in \\mathbb{R}^d`` in one section, ``q \\in \\mathbb{R}^a`` in a later one (d2l 62 and 465): the later
+    section's claims are judged with its own q; two different declarations in one section still decide nothing."""
+    text = ("# One\n\nLet $q \\in \\mathbb{R}^{d}$.\n\n# Two\n\nLet $q \\in \\mathbb{R}^{a}$, $U \\in \\mathbb{R}^{h "
+            "\\times a}$.\n\nThen $U q \\in \\mathbb{R}^{h}$.\n")
+    (f,) = [f for f in check_text(text) if f.latex == "U q \\in \\mathbb{R}^{h}"]
+    assert f.status == "verified"
+    mixed = text.replace("Then", "Or $q \\in \\mathbb{R}^{b}$.\n\nThen")
+    (g,) = [f for f in check_text(mixed) if f.latex == "U q \\in \\mathbb{R}^{h}"]
+    assert g.status != "verified"
+
+
+def test_a_vector_of_ones_is_sized_by_its_subscript_not_a_member_of_a_family():
+    """heldout5 goubasarian 285: ``\\bold{1_m} \\in \\mathbb{R}^{m \\times 1}`` declared, then ``B_1 \\bold{1_n}`` with
+    B_1 of n × n: 1_n is another vector of ones (n of them), not 1_m."""
+    text = ("Let $\\mathbf{1}_m \\in \\mathbb{R}^{m \\times 1}$ and $B \\in \\mathbb{R}^{n \\times n}$.\n\n"
+            "Then $C = B \\mathbf{1}_n$ sums the rows.\n")
+    assert not [f for f in check_text(text) if f.status == "mismatch"]

@@ -8,9 +8,11 @@ what the document says it means, also where the reference model uses the same le
 - its declaration in force at the line (from the declaration's line on; a ``where``/``with`` clause right after
   a display also covers that display): a matrix (rows × columns) or a vector (a size, a row or a column as the
   reading takes it); two different shapes in force at the line leave it none (the document changed its
-  meaning), a declaration after the line does not count, and one that states the letter anew on its line is
-  not judged against the old;
-- a member of a declared family (``k_t`` after ``k_j \in \mathbb{R}^d``), a slice ``W_Q^{[:, h, :]}`` of a
+  meaning) unless the line's own section declares it, in one shape (then that one is the letter's there), a
+  declaration after the line does not count, and one that states the letter anew on its line is not judged
+  against the old;
+- a member of a declared family (``k_t`` after ``k_j \in \mathbb{R}^d``; not a vector of ones or zeros,
+  ``\mathbf{1}_n``, sized by its subscript), a slice ``W_Q^{[:, h, :]}`` of a
   declared tensor, or the shape its definition gives (``Q = XW_q``, read in order by :mod:`.shapeflow`; a
   definition after a declaration of the letter is its new meaning);
 - ``q_j`` where only ``Q`` is declared (``M \times D_k``): a row or a column of it, a vector of either size.
@@ -40,6 +42,7 @@ from .scalars import NotScalar, symbol_name
 
 MAX_BRANCHES = 64  # readings × size choices evaluated for one expression
 MAX_ENTRIES = 100  # a letter declared more often than this is not decided (keeps each lookup bounded)
+_NUMERAL = re.compile(r"(?:\\text\{bold )?[01]\}?")  # 1_n, \mathbf{1}_n (read as \text{bold 1}): ones, zeros
 MAX_FAMILY = 64  # names of one letter tried as a family (k_j for k_t)
 ELEMENTWISE = {"sigma", "ReLU", "GELU", "exp", "tanh", "softmax", "LN", "LayerNorm", "RMSNorm", "sigmoid", "SiLU",
                "Swish", "softplus", "Dropout", "dropout", "norm_"}  # functions that keep their argument's shape
@@ -168,7 +171,8 @@ class Declarations:
         sliced = self.slice_of(node, line)
         if sliced is not None:
             return ("matrix",) + sliced
-        for other in self._family(node[1]):  # k_t after k_j ∈ R^d
+        for other in self._family(node[1]) if not _NUMERAL.fullmatch(node[1]) else ():  # k_t after k_j ∈ R^d
+            # (\mathbf{1}_n after \mathbf{1}_m ∈ R^m: a vector of ones is sized by its subscript, no family)
             if other != name and member(other, node):
                 found = self._own(other, line)
                 if found is not None:
@@ -213,7 +217,11 @@ class Declarations:
         if not entries:
             return None
         if self._changes(name, entries):
-            raise Undetermined(f"{name} is declared with different shapes (its meaning changes)")
+            section = bisect.bisect_right(self.headings, line)
+            here = [e for e in entries if bisect.bisect_right(self.headings, e[-1]) == section]
+            if not here or self._changes(name, here):  # the section's own declarations, if they agree, are its
+                raise Undetermined(f"{name} is declared with different shapes (its meaning changes)")
+            return here[-1]  # q ∈ R^d in one section, q ∈ R^q in this one: this section's q
         return entries[-1]
 
     def declared_anew(self, name: str, line: int) -> bool:
