@@ -1,4 +1,4 @@
-"""The later held-out sets (tests/heldout2 to tests/heldout53; see each SOURCES.md): real documents by other authors
+"""The later held-out sets (tests/heldout2 to tests/heldout54; see each SOURCES.md): real documents by other authors
 whose expectations were written and committed before the checker was ever run on them. Each of heldout2 to heldout8
 was measured once unseen (its first run, recorded in its SOURCES.md) and then used for fixes: heldout7 and heldout8 in
 the same session that built them, heldout2 to heldout6 in theirs or the next, so no figure of theirs after the first
@@ -125,6 +125,11 @@ write-up, each under the starter repository's MIT licence, and a CS224N student'
 self-attention and the Transformer with his answers to the attention-exploration question) likewise had its
 expectations committed before any checker run, but holds only six documents from five repositories (two row, one
 column, two mixed, one none), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
+tests/heldout54 (course lecture notes under CC BY 4.0 from a Korean instructor's NLP course books, the Transformer
+introduction and a long-context/efficient-attention week, an MIT-licensed open course notebook on attention and the
+Transformer, and the Transformer chapters of a deep-learning and a generative-AI course's LaTeX notes) likewise had
+its expectations committed before any checker run, but holds only five documents from four repositories (two row,
+one mixed, two none), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
@@ -143,7 +148,7 @@ import pytest
 from tests._corpus_util import KINDS, TESTS, corpus, findings, listed_line, repo_of, spec_of
 
 # each set, and the sets it must not share a document, slug or repository with
-LAST = 53  # heldout2 … heldout53
+LAST = 54  # heldout2 … heldout54
 # sets built side by side: heldout19 was kept apart from heldout20 (merged first) and heldout21 from heldout22, while
 # heldout20 was built before heldout19 was merged
 ALSO = {"heldout19": ("heldout20",), "heldout21": ("heldout22",)}
@@ -164,7 +169,8 @@ SHORT = {"heldout26": (4, 3), "heldout29": (3, 2), "heldout31": (4, 3), "heldout
          "heldout39": (5, 3), "heldout40": (3, 2), "heldout41": (5, 3),
          "heldout43": (6, 4), "heldout44": (4, 3), "heldout45": (3, 2),
          "heldout46": (2, 2), "heldout47": (6, 4), "heldout48": (3, 3),
-         "heldout49": (3, 2), "heldout50": (2, 1), "heldout52": (6, 5), "heldout53": (4, 4)}
+         "heldout49": (3, 2), "heldout50": (2, 1), "heldout52": (6, 5), "heldout53": (4, 4),
+         "heldout54": (5, 4)}
 SPECS = [(name, path) for name in SETS for path in sorted((TESTS / name).glob("*.yaml"))]
 IDS = [f"{name}-{path.stem}" for name, path in SPECS]
 
