@@ -1,4 +1,4 @@
-"""The later held-out sets (tests/heldout2 to tests/heldout54; see each SOURCES.md): real documents by other authors
+"""The later held-out sets (tests/heldout2 to tests/heldout55; see each SOURCES.md): real documents by other authors
 whose expectations were written and committed before the checker was ever run on them. Each of heldout2 to heldout8
 was measured once unseen (its first run, recorded in its SOURCES.md) and then used for fixes: heldout7 and heldout8 in
 the same session that built them, heldout2 to heldout6 in theirs or the next, so no figure of theirs after the first
@@ -130,6 +130,10 @@ introduction and a long-context/efficient-attention week, an MIT-licensed open c
 Transformer, and the Transformer chapters of a deep-learning and a generative-AI course's LaTeX notes) likewise had
 its expectations committed before any checker run, but holds only five documents from four repositories (two row,
 one mixed, two none), so it is ``SHORT`` like heldout26 and not in the both-conventions test.
+tests/heldout55 (one course participant's Markdown answers to Stanford CS336 assignment 1, under the starter
+repository's MIT licence: GPT-2 parameter and forward-FLOP tables, AdamW memory and training time) likewise had its
+expectations committed before any checker run, but holds only one document from one repository (no convention), as
+the search for licensed, unused student write-ups ran out of time, so it is ``SHORT``.
 
 Asserted, and nothing more: the expectations are well-formed (every listed fragment is on its line, sources,
 commits and licences recorded, no document, slug or repository shared with an earlier set; heldout4 to heldout18
@@ -148,7 +152,7 @@ import pytest
 from tests._corpus_util import KINDS, TESTS, corpus, findings, listed_line, repo_of, spec_of
 
 # each set, and the sets it must not share a document, slug or repository with
-LAST = 54  # heldout2 … heldout54
+LAST = 55  # heldout2 … heldout55
 # sets built side by side: heldout19 was kept apart from heldout20 (merged first) and heldout21 from heldout22, while
 # heldout20 was built before heldout19 was merged
 ALSO = {"heldout19": ("heldout20",), "heldout21": ("heldout22",)}
@@ -170,7 +174,7 @@ SHORT = {"heldout26": (4, 3), "heldout29": (3, 2), "heldout31": (4, 3), "heldout
          "heldout43": (6, 4), "heldout44": (4, 3), "heldout45": (3, 2),
          "heldout46": (2, 2), "heldout47": (6, 4), "heldout48": (3, 3),
          "heldout49": (3, 2), "heldout50": (2, 1), "heldout52": (6, 5), "heldout53": (4, 4),
-         "heldout54": (5, 4)}
+         "heldout54": (5, 4), "heldout55": (1, 1)}
 SPECS = [(name, path) for name in SETS for path in sorted((TESTS / name).glob("*.yaml"))]
 IDS = [f"{name}-{path.stem}" for name, path in SPECS]
 
