@@ -758,6 +758,15 @@ def test_a_size_relation_no_configuration_holds_is_judged_with_the_documents_own
     assert [f.status for f in _claims(toy, 3) if "d_k" in f.latex] == ["verified"]  # it was compared with GPT-2
 
 
+def test_an_input_length_the_section_states_is_its_value_for_that_section_only():
+    """``n = 7`` (an example's length, which no configuration has) with ``d_\text{model} = 5``: ``2 n^2 d_\text{model}``
+    is judged with them in their section; another section's n is another example's."""
+    text = ("# Cost\n\nTake $n = 7$ tokens and $d_\\text{model} = 5$.\n\nThe scores cost $2 n^2 d_\\text{model} = 490$, "
+            "not $2 n^2 d_\\text{model} = 480$.\n\n# Other\n\nHere $2 n^2 d_\\text{model} = 480$.\n")
+    assert [f.status for f in _claims(text, 5)] == ["verified", "mismatch"]
+    assert [f.status for f in _claims(text, 9)] == ["unchecked"]
+
+
 def test_a_side_indexed_by_the_letter_the_other_side_sums_over_is_a_slip():
     text = "# LN\n\nThe mean of row $i$: $\\mu_{i}=\\frac{1}{m} \\sum^{m}_{i=1}x_{ij}$.\n"
     (f,) = _claims(text, 3)  # heldout13 aespresso 291: mu_i does not depend on i as written

@@ -568,8 +568,8 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
     out = []
     for a, b, rel, ea, eb in zip(sides, sides[1:], rels, exprs, exprs[1:]):
         text = unparse(("chain", [ea, eb], [rel])) if len(rels) > 1 else latex
-        if dims.n in (a - b).free_symbols:
-            out.append(Finding(line, text, "unchecked", "figures", "n is the length of one input, not a model size"))
+        if dims.n in (a - b).free_symbols:  # an input's length: the document's own, stated in this section, or none
+            out.append(_input_length(line, text, a, b, rel, own))
             continue
         literal = not (a.free_symbols and b.free_symbols)
         if not a.free_symbols and not b.free_symbols:  # 4 \cdot 512^2 = 1048576: exact arithmetic
@@ -727,6 +727,20 @@ def _own_relation(line, text, a, b, rel, own: dict) -> Finding:
                        " (a definition: later size claims are checked against it)")
     return Finding(line, text, "unchecked", "figures", "a value of no model named here, and the document has not "
                    "stated the sizes it needs: nothing to check it against")
+
+
+def _input_length(line, text, a, b, rel, own: dict) -> Finding:
+    r"""A size relation with the input's length n (``n = 16``, ``2 n d^2 = 131072``): no model has a length of its
+    own, so ``n`` set to a number is this document's value (a definition), and a relation of n with the document's
+    stated sizes (``own``, n among them: the caller keeps n only where this section stated it) is judged with them;
+    anything else is left unchecked."""
+    free = (a - b).free_symbols
+    if rel == "=" and {a, b} & {dims.n} and (b if a == dims.n else a).is_number:
+        return Finding(line, text, "unchecked", "figures", "this document's value of n, the length of its example "
+                       "input (a definition: later size claims of its section are checked against it)")
+    if rel in ("=", "≈") and free <= set(own):
+        return _own_relation(line, text, a, b, rel, own)
+    return Finding(line, text, "unchecked", "figures", "n is the length of one input, not a model size")
 
 
 def _published_relation(line, text, a, b, pub, one_letter: bool = False) -> Finding:

@@ -309,6 +309,8 @@ class ShapeClaims:
                        set(self.model.meanings))
         lone = len(exprs) == 2 and any(e[0] == "sym" for e in exprs) and any(e[0] == "num" for e in exprs)
         own = self.own_sizes(ctx)
+        if dims.n in own and self._section_of(own[dims.n][1]) != self._section_of(line):
+            del own[dims.n]  # an example's input length holds in its own section: another section's n is another
         sized = check_size_relation(line, text, exprs, rels, ctx, prose, {} if lone else own, para, own,
                                     self.configuration_named, self._gated_here(line),
                                     self._configuration_before(line))
