@@ -2876,3 +2876,39 @@ def test_the_published_learning_rate_schedule_restated_in_a_documents_letters():
     assert statuses(r"lr = d_{model}^{-0.5} \cdot \min(step\_num^{-0.5}, step\_num \cdot warmup\_steps^{-0.5})") == \
         ["mismatch"]
     assert "mismatch" not in statuses(r"\eta_t = \eta_{\max} \cdot \min\left(\frac{t}{T_{\text{warmup}}}, 1\right)")
+
+
+def test_a_stated_d_ff_of_a_gated_model_is_not_a_published_ungated_ones():
+    """scan docs33 EnzoDing activations 544: "GPT-2 XL shape" with the SwiGLU MLP the document stated earlier and
+    d_ff = 4288: not GPT-2 XL's 6400 (an ungated MLP), so not compared."""
+    text = ("# MLP\n\nOur MLP is SwiGLU.\n\n# Sizes\n\nGPT-2 XL shape: $d_{model} = 1600$, $d_{ff} = 4288$.\n")
+    assert [f.status for f in _claims(text, 7) if "d_{ff}" in f.latex] == ["unchecked"]
+    plain = text.replace("Our MLP is SwiGLU.", "Our MLP is the usual one.")
+    assert [f.status for f in _claims(plain, 7) if "d_{ff}" in f.latex] == ["mismatch"]
+
+
+def test_a_display_row_that_opens_with_an_operator_continues_the_row_before():
+    """scan docs33 EnzoDing activations 641: ``&48(…) \\\\ &\\quad + 2 \\cdot 1024 \\cdot 1600 \\cdot 50257 \\\\ &= …``
+    is one sum, not ``2 \\cdot 1024 \\cdot 1600 \\cdot 50257 = …``."""
+    text = ("# Count\n\n$$\n\\begin{aligned}\n&3 \\cdot 5 \\\\\n&\\quad + 7 \\cdot 11 \\\\\n&= 92\n\\end{aligned}\n$$\n")
+    assert [f.status for f in _claims(text, 7)] == ["verified"]
+    wrong = text.replace("= 92", "= 93")
+    assert [f.status for f in _claims(wrong, 7)] == ["mismatch"]
+
+
+def test_an_entry_set_to_a_constant_at_some_positions_is_a_case_of_the_words():
+    """scan docs33 YuanyuanMa03 37: "for masked positions $M_{ij} = -\\infty$, otherwise $M_{ij} = 0$": each holds at
+    some (i, j) and not at others, the condition in the words; not a mismatch."""
+    text = ("# Mask\n\n$$\\text{Attention}(Q,K,V) = \\text{softmax}(\\frac{QK^T}{\\sqrt{d_k}} + M)V$$\n\n"
+            "For masked positions $M_{ij} = -\\infty$, otherwise $M_{ij} = 0$.\n")
+    assert not [f for f in _claims(text, 5) if f.status == "mismatch"]
+
+
+def test_a_vector_read_in_the_orientation_the_prose_names_is_not_judged_by_its_other_declaration():
+    """scan docs33 Zian-2 162: $x \\in \\mathbb{R}^{1 \\times d_{in}}$ for $y = xW^\\top$, then "with column vectors,
+    the map is $y = Wx$": x read as a column there."""
+    text = ("# Linear\n\n$$y = xW^\\top$$\n\nwhere $W \\in \\mathbb{R}^{d_{out} \\times d_{in}}$ and "
+            "$x \\in \\mathbb{R}^{1 \\times d_{in}}$.\n\nIn linear algebra column vectors are more common:\n\n$$y = Wx$$\n")
+    assert not [f for f in _claims(text, 9) if f.status == "mismatch"]
+    plain = text.replace("In linear algebra column vectors are more common:", "So:")
+    assert [f.status for f in _claims(plain, 9) if f.rule == "shape"] == ["mismatch"]

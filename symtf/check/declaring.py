@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from . import shapeflow
+from .data import load
 from .checks_util import _before_relation, _MEMBER, _prose_subject, _subject_nodes, _top_level_commas, with_prose_left
 from .compare import walk
 from .docshapes import ELEMENTWISE, Misfit, shapes, size_of, Undetermined
@@ -21,6 +22,8 @@ from .scalars import symbol_name
 # documents read (其中 / 式中 / 这里 / 此处, ここで / ただし, 여기서, où, donde, wobei, dove)
 _WHERE = re.compile(r"\s*(?:where|with|here|où|donde|wobei|dove|其中|式中|这里|此处|ここで|ただし|여기서)\b", re.I)
 _ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s+\S")  # a list item's line
+_ORIENTATION = re.compile(load("meanings.yaml")["vector_orientation"], re.I)
+_VECTOR_SHAPE = re.compile(r"(?<![\w}])1 \\times |\\times 1 \(")  # a misfit's operand of 1 × n or n × 1: a vector
 SCALAR = ("scalar",)  # the stated "shape" of an expression said to be in ℝ (``q^\top k \in \mathbb{R}``)
 # an expression said to be a real number: ``q^\top k \in \mathbb{R}``, its subject the group
 SCALAR_MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*[.,]?\s*")
@@ -162,6 +165,12 @@ class Declaring:
             self.add_claim(nodes, line, text, "unchecked", "shape", f"{verdict.message}; but it holds as an identity "
                            "of its matrices whatever they are (where its products are defined): a general rule, not "
                            "judged against these declarations", basis="document")
+            return True
+        if verdict.status == "mismatch" and _VECTOR_SHAPE.search(verdict.message) and \
+                _ORIENTATION.search(self._prose_before(line)):  # "with column vectors, y = Wx" after x ∈ R^{1×n}
+            self.add_claim(nodes, line, text, "unchecked", "shape", f"{verdict.message}; but the text just before "
+                           "speaks of the vectors' orientation: a vector read here in the other one than its "
+                           "declaration (not judged)", basis="document")
             return True
         applied = _applied(text, decl, line, verdict.message) if verdict.status == "mismatch" else None
         if applied:  # P(X) with P never declared: a function of X

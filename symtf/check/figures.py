@@ -607,7 +607,7 @@ def check_size_relation(line, latex, exprs, rels, ctx: Context, prose: str,
         elif failing and not literal and (mine := _with_own_sizes(line, text, a, b, own, unparse(ea))):
             out.append(mine)
             continue
-        elif failing and not literal and gated is not None and dims.d_mlp in (a - b).free_symbols:
+        elif failing and gated is not None and dims.d_mlp in (a - b).free_symbols:
             out.append(Finding(line, text, "unchecked", "figures", f"does not hold for {', '.join(failing)}, whose "
                                f"MLPs are not gated, where this document's is ({gated.evidence!r}, line {gated.line}): "
                                "its d_ff is not theirs; not compared"))

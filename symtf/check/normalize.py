@@ -344,7 +344,7 @@ def _statements(latex: str) -> list[Statement]:
         out = []
         body, start = align
         lines = latex.count("\n", 0, start) - base  # newlines before the current row
-        for row in _top_level_split(body, r"\\"):
+        for row in _joined_rows(_top_level_split(body, r"\\")):
             lead = len(row) - len(row.lstrip())
             offset = lines + row.count("\n", 0, lead)
             lines += row.count("\n")
@@ -354,7 +354,7 @@ def _statements(latex: str) -> list[Statement]:
                 if text:  # a row is a line: its commas, its shape
                     out += _line_statements(text, offset, k == 0 and not cells[0].strip())
         return out or [Statement(clean(latex), 0)]  # an empty alignment is still one (unparsable) statement
-    rows = _top_level_split(latex, r"\\")  # a display broken into lines by \\ outside any environment
+    rows = _joined_rows(_top_level_split(latex, r"\\"))  # a display broken into lines by \\ outside any environment
     rows = [piece for row in rows for piece in _split_at(row, _WIDE)]
     marked = re.search(r"(?<!\\)&", latex) is not None  # e_{ij} &=& a(s_i, h_j): alignment marks, no environment
     if len(rows) > 1 or marked:
@@ -369,7 +369,22 @@ def _statements(latex: str) -> list[Statement]:
             lines += row.count("\n")
         if out:
             return out
-    return _line_statements(clean(latex), 0, False)
+    return _line_statements(clean(rows[0] if len(rows) == 1 else latex), 0, False)  # rows joined: one expression
+
+
+_OPERATOR_LED = re.compile(r"(?:\s|&|\\q?quad\b|\\[,;:! ])*(?:[+*/]|-(?!\s*\\?infty)|\\cdot\b|\\times\b)")
+
+
+def _joined_rows(rows: list[str]) -> list[str]:
+    r"""Rows of a display with each row that opens with a binary operator (``&\quad + 2 \cdot 1024``) joined to the
+    row before: one expression broken across lines, not a statement of its own."""
+    out: list[str] = []
+    for row in rows:
+        if out and _OPERATOR_LED.match(row):
+            out[-1] = re.sub(r"\\\\\s*$", "", out[-1]) + " " + row.replace("&", " ")
+        else:
+            out.append(row)
+    return out
 
 
 def _cell_groups(cells: list[str]) -> list[list[str]]:

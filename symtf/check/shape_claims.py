@@ -185,14 +185,17 @@ class ShapeClaims:
 
     def _gated_here(self, line: int):
         """The gated-MLP deviation (SwiGLU, GeGLU) where the headings or the paragraph of the fragment on ``line``
-        name one, else None (the reference's MLP, W_1 then W_2 around GELU, is not the section's)."""
+        name one, or the document stated it before ``line`` (its MLP is gated from there on); else None (the
+        reference's MLP, W_1 then W_2 around GELU, is not the section's)."""
         from .document import deviations_in
 
         k = bisect.bisect_left(self.frags, line, key=lambda frag: frag.line)
         if k >= len(self.frags) or self.frags[k].line != line:
             return None
         text = " ".join(self.frags[k].section) + " " + self._paragraph(k)
-        return next((d for d in deviations_in(text, line) if d.id == "swiglu"), None)
+        here = next((d for d in deviations_in(text, line) if d.id == "swiglu"), None)
+        stated = self.model.deviation("swiglu")
+        return here or (stated if stated is not None and stated.line <= line else None)
 
     def _paragraph(self, k: int) -> str:
         """The prose of fragment ``k``'s paragraph up to it (at most 30 fragments back: bounded)."""
