@@ -1,5 +1,6 @@
-r"""Unicode typed for LaTeX (``n²``, ``Wᵀ``, ``𝔼``) and sums over a written range (``\sum_{i=1}^{3} i``)."""
+r"""Unicode typed for LaTeX (``n²``, ``Wᵀ``, ``𝔼``), sums over a written range (``\sum_{i=1}^{3} i``) and ``\frac12``."""
 import pytest
+import sympy as sp
 
 from symtf.check.checker import check_text
 from symtf.check.parse import parse_expr
@@ -46,3 +47,16 @@ def test_a_numeric_sum_is_judged_not_read_as_a_condition_on_indices():
     doc = ("We add $\\sum_{i=1}^{3} i = 6$ and $\\sum_{i=1}^{5} i = 16$.\n\n"
            "In general $\\sum_{i=1}^{n} i = \\frac{n^2 + n}{2}$.\n")
     assert _statuses(doc) == [(1, "verified"), (1, "mismatch"), (3, "verified")]
+
+
+@pytest.mark.parametrize("written, value", [(r"\frac12", sp.Rational(1, 2)), (r"\frac1t", 1 / sp.Symbol("t", positive=True)),
+                                            (r"\frac123", sp.Rational(3, 2)), (r"\frac 1 2", sp.Rational(1, 2))])
+def test_a_frac_of_single_tokens_is_read_as_tex_reads_it(written, value):
+    r"""``\frac12`` is ½ in TeX (each argument one token; of digits written together the first): not unparsed."""
+    assert to_sympy(parse_expr(written)) == value
+
+
+def test_a_frac_with_a_decimal_point_among_its_digits_stays_unparsed():
+    from symtf.check.parse import ParseError
+    with pytest.raises(ParseError):
+        parse_expr(r"\frac1.5")

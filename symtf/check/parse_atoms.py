@@ -231,11 +231,15 @@ class Atoms:
                     break
 
     def frac_part(self):
-        r"""A ``\frac`` argument: ``{…}``, or one token (``\frac 1 N``); ``\frac12`` is left unparsed."""
+        r"""A ``\frac`` argument: ``{…}``, or one token (``\frac 1 N``); of digits written together (``\frac12``, as TeX
+        reads it ½) the first, the rest left for what follows; a decimal point among them is left unparsed."""
         if self.at("{"):
             return self.braced()
         if self.peek()[0] == "num" and not re.fullmatch(r"\d", self.peek()[1]):
-            raise ParseError(f"a \\frac with digits for both arguments in {shown(self.text)}")
+            digits = self.peek()[1]
+            if not digits.isdigit():
+                raise ParseError(f"a \\frac with digits for both arguments in {shown(self.text)}")
+            self.toks[self.i:self.i + 1] = [("num", digits[0]), ("num", digits[1:])]  # bounded: one token split
         if self.peek()[0] not in ("num", "letter", "cmd"):
             raise ParseError(f"a \\frac without arguments in {shown(self.text)}")
         return self.atom()
