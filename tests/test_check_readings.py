@@ -2912,3 +2912,40 @@ def test_a_vector_read_in_the_orientation_the_prose_names_is_not_judged_by_its_o
     assert not [f for f in _claims(text, 9) if f.status == "mismatch"]
     plain = text.replace("In linear algebra column vectors are more common:", "So:")
     assert [f.status for f in _claims(plain, 9) if f.rule == "shape"] == ["mismatch"]
+
+
+def test_a_sum_whose_range_is_written_with_a_letter_of_its_terms_counts_copies():
+    """scan docs34 Doraemonzzz xopes 776: ``\\sum_{j=1}^t \\sum_{k=j}^t (s_j/s_t) g_j`` (two sums exchanged), then
+    ``\\sum_{j=1}^t (t-j+1)(s_j/s_t) g_j``: the inner sum is t - j + 1 copies, not an idle index; a sum over k of terms
+    indexed by j alone, over a range of its own, still is one."""
+    text = "# S\n\n$$o_t = \\sum_{j=1}^t \\sum_{k=j}^t (s_j / s_t) g_j$$\n"
+    assert not [f for f in _claims(text, 3) if f.status == "mismatch"]
+    idle = "# S\n\n$$a_{ij} = \\frac{e^{q_i k_j}}{\\sum_{k=1}^n e^{q_i k_j}}$$\n"
+    assert [f.status for f in _claims(idle, 3) if "idle" in (f.diagnosis or "") or "do not depend" in f.message] == \
+        ["mismatch"]
+
+
+def test_a_time_in_words_after_the_arithmetic_is_its_unit():
+    """scan docs34 kipply 290: "512x4x5120^2x2/312e12 = 344 microseconds": 3.44e-4 s, in microseconds."""
+    text = "# T\n\nThe multiply takes 512x4x5120^2x2/312e12 = 344 microseconds, or 512x5120^2x2/312e12 = 86 microseconds.\n"
+    assert [f.status for f in _claims(text, 3)] == ["verified", "verified"]
+    wrong = text.replace("= 344", "= 355")
+    assert [f.status for f in _claims(wrong, 3)][0] == "mismatch"
+
+
+def test_the_models_sizes_against_a_printed_number_are_not_judged_at_test_sizes():
+    """scan docs34 kipply 71: ``12 \\cdot 2 \\cdot n_\\text{layers} \\cdot d_\\text{model}^2 / 1.5\\text{e}12 \\approx 69``
+    for a model the checker does not know: the reference's test sizes cannot decide it, even where other claims
+    tie the letters to the reference."""
+    text = ("# Flops\n\nThe projections are $Q = XW^Q$, $K = XW^K$.\n\n"
+            "For a 52B model that is $12 \\cdot 2 \\cdot n_\\text{layers} \\cdot d_\\text{model}^2 / 1.5\\text{e}12 \\approx 69$ ms.\n")
+    assert not [f for f in _claims(text, 5) if f.status == "mismatch"]
+
+
+def test_a_unit_carried_over_from_the_line_before_is_not_a_mismatch():
+    """scan docs34 jshn9515 memory-ledger 445: ``3\\times32 = 96\\ \\text{MiB}`` then ``96\\times32 \\approx 3\\
+    \\text{GiB}``: the 96 is MiB, left off; not judged. Without any unit that could make it hold, a mismatch."""
+    text = "# M\n\n$$3\\times32 = 96\\ \\text{MiB}$$\n\n$$96\\times32 \\approx 3\\ \\text{GiB}$$\n"
+    assert not [f for f in _claims(text, 5) if f.status == "mismatch"]
+    wrong = text.replace("\\approx 3\\ \\text{GiB}", "\\approx 5\\ \\text{GiB}")
+    assert [f.status for f in _claims(wrong, 5) if f.rule == "numeric"] == ["mismatch"]

@@ -137,7 +137,30 @@ def judge_link(a: Side, b: Side, rel: str):
                        f"stand for any value that rounds to the digits printed{binary}, and then it may hold")
     if verdict.status == "unchecked":
         return Verdict("unchecked", f"{verdict.message}{note}")  # the digits printed, a float sum: not decided
+    left_off = _left_off_unit(ca, ua, cb, ub, rel, a, b)
+    if left_off is not None:  # 96 × 32 ≈ 3 GiB, the 96 MiB of the line before: the unit carried over, unwritten
+        return Verdict("unchecked", f"does not hold as written ({verdict.message.replace('does not hold: ', '')}); it "
+                       f"holds with the unitless side in {left_off}, a unit the document may leave off: not judged")
     return Verdict("mismatch", f"arithmetic {verdict.message}{note}", f"{a.text} {rel} {_like(ca * factor, b)}")
+
+
+def _left_off_unit(ca, ua, cb, ub, rel: str, a: Side, b: Side) -> str | None:
+    """The unit of the written side's quantity (``MiB`` for ``3 GiB``) in which the unitless side makes the link hold
+    to the digits printed, or None; None also where neither side or both sides are unitless."""
+    if (ua == 1) == (ub == 1):
+        return None
+    written = ub if ua == 1 else ua
+    try:
+        scale, quantity = _in_base(written)
+    except (KeyError, TypeError):
+        return None
+    for name, (other, size) in _units()[0].items():
+        if sp.Symbol(other, positive=True) != quantity or size == scale:
+            continue
+        x, y = (ca * size / scale, cb) if ua == 1 else (ca, cb * size / scale)
+        if _numbers(x, y, rel, None, _bare(b), "", estimate=True).status == "verified":
+            return name
+    return None
 
 
 def _rounded_texts(side: Side) -> list[str]:

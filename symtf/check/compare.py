@@ -274,6 +274,9 @@ def check_link(a, b, rel: str, ctx: Context) -> Outcome:
     ev = Evaluator(ctx)
     sized = {(n[1], n[2]) for n in walk([a, b]) if n[0] == "sym" and n[2] and n[3] is None and
              (f"{n[1]}_{n[2]}" in ctx.profile["sizes"] or f"{n[1]}_{n[2]}" in ctx.profile["params"])}
+    if not ctx.literal and _sizes_against_printed(a, b, ctx):
+        return Outcome("unchecked", "a relation of the model's sizes and a printed number: the sizes here are test "
+                       "values, which cannot decide it (the document's stated sizes or a published configuration can)")
     names = free_vars([_strip(a, sized), _strip(b, sized)] if sized else [a, b])
     heads = _head_vars([a, b], ctx)
     ranges = [range(1, (ctx.values.H if v in heads else ctx.default_range(v)) + 1) for v in names]
@@ -391,6 +394,19 @@ def _head_vars(nodes, ctx) -> set:
                                                            n[1] == "W" and n[3] in TAGS["W"]):
             out.add(n[2])
     return out
+
+
+def _sizes_against_printed(a, b, ctx) -> bool:
+    """``12 · 2 · n_layers · d_model^2 / 1.5e12 ≈ 69``: one side printed numbers only (not all zero), every letter of
+    the other a size of the model (``ctx.profile["sizes"]``)."""
+    sizes = ctx.profile["sizes"]
+    for one, other in ((a, b), (b, a)):
+        printed = [n for n in walk([one]) if n[0] in ("sym", "num")]
+        letters = [n for n in walk([other]) if n[0] == "sym"]
+        if printed and all(n[0] == "num" for n in printed) and any(n[1] != 0 for n in printed) and letters and \
+                all(n[3] in (None, "2", "3") and (f"{n[1]}_{n[2]}" if n[2] else n[1]) in sizes for n in letters):
+            return True
+    return False
 
 
 def _constant(node) -> bool:

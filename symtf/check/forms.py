@@ -94,7 +94,8 @@ def collapsed_sum(exprs) -> tuple | None:
 
 def idle_sum(exprs) -> str | None:
     r"""The variable of a sum whose terms do not use it as an index (``\sum_k e^{q_i \cdot k_j}``) while they
-    are indexed by other letters, if any; a sum of an unindexed term (``\sum_{i=1}^n 1``) is a count, not this."""
+    are indexed by other letters, if any; a sum of an unindexed term (``\sum_{i=1}^n 1``) is a count, not this, nor
+    one whose range is written with a letter of its terms (``\sum_{k=j}^t (s_j/s_t) g_j``: t - j + 1 copies)."""
     from .binding import exponentials
 
     sides, products = exponentials(list(exprs)), None
@@ -109,7 +110,9 @@ def idle_sum(exprs) -> str | None:
         bare = any(n[0] == "sym" and _ACCENT.sub(r"\1", n[1]) == var and (n[2] is None or var in _SAMPLES)
                    for n in walk(body))  # P(w \mid c_i) over w; \overline{t} over t; x_j, a coordinate, over x
         scripted = re.search(r"[_^]\{?\s*" + var + r"(?![A-Za-z])", unparse(body))  # \mathbb{P}^c over c
-        if letters and var not in letters and not bare and not scripted:
+        # \sum_{k=j}^t (…)_j: t - j + 1 copies, a range written with a letter of the terms (two sums exchanged)
+        ranged = set(re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", f"{node[2] or ''} {node[3] or ''}")) & letters
+        if letters and var not in letters and not bare and not scripted and not ranged:
             products = _products(sides) if products is None else products
             if not (node[3] and _bare(node[3]), _bare(unparse(body))) in products:
                 return var  # the terms are indexed, but not by the sum's variable
