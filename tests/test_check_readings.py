@@ -2927,7 +2927,8 @@ def test_a_sum_whose_range_is_written_with_a_letter_of_its_terms_counts_copies()
 
 def test_a_time_in_words_after_the_arithmetic_is_its_unit():
     """scan docs34 kipply 290: "512x4x5120^2x2/312e12 = 344 microseconds": 3.44e-4 s, in microseconds."""
-    text = "# T\n\nThe multiply takes 512x4x5120^2x2/312e12 = 344 microseconds, or 512x5120^2x2/312e12 = 86 microseconds.\n"
+    text = ("# T\n\nThe multiply takes 512x4x5120^2x2/312e12 = 344 microseconds, or 512x5120^2x2/312e12 = 86 "
+            "microseconds.\n")
     assert [f.status for f in _claims(text, 3)] == ["verified", "verified"]
     wrong = text.replace("= 344", "= 355")
     assert [f.status for f in _claims(wrong, 3)][0] == "mismatch"
@@ -2938,7 +2939,8 @@ def test_the_models_sizes_against_a_printed_number_are_not_judged_at_test_sizes(
     for a model the checker does not know: the reference's test sizes cannot decide it, even where other claims
     tie the letters to the reference."""
     text = ("# Flops\n\nThe projections are $Q = XW^Q$, $K = XW^K$.\n\n"
-            "For a 52B model that is $12 \\cdot 2 \\cdot n_\\text{layers} \\cdot d_\\text{model}^2 / 1.5\\text{e}12 \\approx 69$ ms.\n")
+            "For a 52B model that is $12 \\cdot 2 \\cdot n_\\text{layers} \\cdot d_\\text{model}^2 / 1.5\\text{e}12 "
+            "\\approx 69$ ms.\n")
     assert not [f for f in _claims(text, 5) if f.status == "mismatch"]
 
 

@@ -1162,13 +1162,16 @@ def _set_to_the_input(exprs, rels, ctx) -> bool:
     return 0 < len(inputs) < len(refs)
 
 
+_LABEL = re.compile(r"\\text\{((?!(?:cal|bb|frak|scr) )[A-Za-z][\w \-]+)\}")  # \text{MQA}, not \mathcal{L}
+
+
 def _case_label(exprs, rels) -> str | None:
     r"""``\text{MHA}: H_{kv} = H_q``: the label (``MHA``) of a relation of scalars written after a name and a colon,
     the sizes that define a named case (a variant, a regime); None where the relation is not one."""
     from .scalar_read import NotScalar, to_sympy
 
     first = exprs[0]
-    label = re.fullmatch(r"\\text\{((?!(?:cal|bb|frak|scr) )[A-Za-z][\w \-]+)\}", first[1]) if first[0] == "sym" else None
+    label = _LABEL.fullmatch(first[1]) if first[0] == "sym" else None
     if len(rels) < 2 or rels[0] != ":" or label is None or not set(rels[1:]) <= {"=", "<", ">", "≤", "≥", "≈", "≠"}:
         return None  # \mathcal{L}: \mathcal{F} \to \mathbb{R} is a map's signature
     try:

@@ -7,9 +7,10 @@ doubled in the second is the pair index; the one other letter of the right side 
 that writes another letter where the pair index belongs (``p_{pos,2j} = \sin(pos/10000^{2i/d})``) is a mismatch;
 one with other letters (``\sin(\omega_i t)``) or no base at all is not this formula's restatement and is left to
 the other rules (:func:`judge` gives None); one with another printed base (``1000^{2i/d}``) is a slip only where the
-document says it restates the published encoding (:func:`as_cited`), else its own choice. The frequencies (``\theta_i = 10000^{-2(i-1)/d}``) are judged
-only beside the range of their index (:func:`frequency`); the form with one index for the dimension and a case for
-each parity (``\sin(pos/10000^{i/d})`` at even i, ``\cos(pos/10000^{(i-1)/d})`` at odd i) by :func:`parity`.
+document says it restates the published encoding (:func:`as_cited`), else its own choice. The frequencies
+(``\theta_i = 10000^{-2(i-1)/d}``) are judged only beside the range of their index (:func:`frequency`); the form with
+one index for the dimension and a case for each parity (``\sin(pos/10000^{i/d})`` at even i,
+``\cos(pos/10000^{(i-1)/d})`` at odd i) by :func:`parity`.
 """
 from __future__ import annotations
 
