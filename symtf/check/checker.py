@@ -38,7 +38,7 @@ from .tying import MAX_UNIFY, Tying, _head_indexed
 from .unparse import unparse
 from .data import load
 from .worked import Worked
-from .declaring import SCALAR_MEMBER, Declaring
+from .declaring import Declaring
 from .shape_claims import ShapeClaims
 from .links import Links
 from .anchoring import Anchoring
@@ -616,9 +616,6 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
             if member:  # X \in \mathbb{R}^{n \times d}: a shape claim about X
                 self._membership(line, st.text, member, ctx, fb)
                 continue
-            scalar = SCALAR_MEMBER.fullmatch(st.text)
-            if scalar and self._scalar_claim(line, st.text, scalar.group(1)):
-                continue  # q^\top k \in \mathbb{R}: an expression said to be a scalar, by the declarations
             try:
                 chain = parse(st.text)
             except ParseError as exc:
@@ -858,7 +855,7 @@ class DocumentChecker(Tying, Worked, Declaring, ShapeClaims, Links, Anchoring):
         if rels == ["≠"] and first and first[0] == "sym" and exprs[1] is not None and exprs[1][0] in ("num", "neg"):
             return self.add(line, text, "recognized", "notation", f"a condition on ${unparse(first)}$ (the values it "
                             "excludes), not a claim", kind="mention")  # (\mu \ne 1): all the other memories
-        syms = _free_letters(exprs)
+        syms = _condition_letters(exprs)
         if syms and all(s[1] in "ijkhn" and s[2] is None and s[3] is None for s in syms) and len(exprs) == 2 and \
                 not any(n[0] in ("list", "matrix") for n in walk(exprs)):
             if re.search(r"\\times|\^", text) and self._letter_slip(exprs, rels, line, text):
@@ -1182,7 +1179,7 @@ def _case_label(exprs, rels) -> str | None:
     return label.group(1)
 
 
-def _free_letters(exprs) -> list:
+def _condition_letters(exprs) -> list:
     r"""The letters of ``exprs`` that may be indices of a condition (``i = j``); none in a sum over a written
     range (``\sum_{i=1}^{n} i = n(n+1)/2``), which is arithmetic whatever letters it has."""
     if any(n[0] == "sum" and n[2] is not None and n[3] is not None for n in walk(exprs)):

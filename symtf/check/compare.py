@@ -409,11 +409,14 @@ def _sizes_against_printed(a, b, ctx) -> bool:
     return False
 
 
+def printed_number(node) -> bool:
+    """``3.01``, ``-0.5``: one printed number."""
+    return node[0] == "num" or node[0] == "neg" and node[1][0] == "num"
+
+
 def _constant(node) -> bool:
     """``0``, ``-\\infty``, ``-1``: a printed constant, the value an entry takes at some positions."""
-    while node is not None and node[0] == "neg":
-        node = node[1]
-    return node is not None and node[0] in ("num", "inf")
+    return node is not None and (printed_number(node) or node in (("inf",), ("neg", ("inf",))))
 
 
 def _is_vector(v) -> bool:

@@ -23,10 +23,7 @@ from .scalars import symbol_name
 _WHERE = re.compile(r"\s*(?:where|with|here|où|donde|wobei|dove|其中|式中|这里|此处|ここで|ただし|여기서)\b", re.I)
 _ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s+\S")  # a list item's line
 _ORIENTATION = re.compile(load("meanings.yaml")["vector_orientation"], re.I)
-_VECTOR_SHAPE = re.compile(r"(?<![\w}])1 \\times |\\times 1 \(")  # a misfit's operand of 1 × n or n × 1: a vector
 SCALAR = ("scalar",)  # the stated "shape" of an expression said to be in ℝ (``q^\top k \in \mathbb{R}``)
-# an expression said to be a real number: ``q^\top k \in \mathbb{R}``, its subject the group
-SCALAR_MEMBER = re.compile(r"\s*(.+?)\s*\\in\s*\\mathbb\s*\{?R\}?\s*[.,]?\s*")
 
 
 class Declaring:
@@ -128,15 +125,6 @@ class Declaring:
             k -= 1
         return out
 
-    def _scalar_claim(self, line: int, text: str, subject_text: str) -> bool:
-        r"""``w_v^\top \tanh(W_q q + W_k k) \in \mathbb{R}``: an expression (not a lone letter, whose membership
-        declares it) said to be a scalar, judged by the document's declarations; True if a finding was added."""
-        try:
-            subject = parse(subject_text)[1][0]
-        except ParseError:
-            return False
-        return subject is not None and subject[0] != "sym" and self._declared_shape(line, text, [subject], SCALAR)
-
     def _declared_shape(self, line, text, nodes, stated=None) -> bool:
         """Judge ``nodes`` (an expression, or the two sides of a link) by the document's own declarations and
         definitions alone (:mod:`symtf.check.shapeflow`); True if a finding was added (a shape contradiction, or
@@ -166,7 +154,7 @@ class Declaring:
                            "of its matrices whatever they are (where its products are defined): a general rule, not "
                            "judged against these declarations", basis="document")
             return True
-        if verdict.status == "mismatch" and _VECTOR_SHAPE.search(verdict.message) and \
+        if verdict.status == "mismatch" and _vector_as_matrix(nodes, decl, line) and \
                 _ORIENTATION.search(self._prose_before(line)):  # "with column vectors, y = Wx" after x ∈ R^{1×n}
             self.add_claim(nodes, line, text, "unchecked", "shape", f"{verdict.message}; but the text just before "
                            "speaks of the vectors' orientation: a vector read here in the other one than its "
@@ -271,6 +259,13 @@ _FUNCTION_DEFINED = re.compile(r"(?:^|\\\\|&|\\begin\{[a-z*]+\}|[,;])\s*(" + _LE
                                r"(?:\s*,\s*[A-Za-z](?:_[A-Za-z0-9])?)*\s*\)\s*(?::=|=|\\coloneqq|\\triangleq|\\equiv)")
 # a letter, not itself a script, right before an opening parenthesis
 _BEFORE_PARENTHESIS = re.compile(r"(?<![\\A-Za-z^_])(" + _LETTER + r")\s*\(")
+
+
+def _vector_as_matrix(nodes, decl, line: int) -> bool:
+    """Is a letter of ``nodes`` declared, in force at ``line``, as a matrix with one row or one column (``x \\in
+    \\mathbb{R}^{1 \\times d_{in}}``): a vector in a fixed orientation?"""
+    shapes = (decl.at(symbol_name(n), line) for n in walk(nodes) if n[0] == "sym")
+    return any(found is not None and 1 in found[:2] for found in shapes)
 
 
 def _applied(text: str, decl, line: int, misfit: str) -> str | None:

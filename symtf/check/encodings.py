@@ -26,10 +26,15 @@ from .scalar_read import NotScalar, to_sympy
 _SPEC = load("formulas.yaml")["sinusoidal_encoding"]
 
 
-def _rate(pair, d):
+def _rate(pair, d, base=None):
     """The published encoding's frequency of pair ``pair`` (dimensions 2·pair and 2·pair + 1) at width d:
-    base^(−2·pair/d), the one place its formula is written."""
-    return sp.Integer(_SPEC["base"]) ** (-2 * pair / d)
+    base^(−2·pair/d), the one place its formula is written (``base``: the published one, or another printed)."""
+    return sp.Integer(_SPEC["base"] if base is None else base) ** (-2 * pair / d)
+
+
+def _shown(want: str, pos, i, d) -> str:
+    r"""The published form at dimension 2i (``want`` its function): ``\sin\left(\frac{pos}{10000^{2i/d}}\right)``."""
+    return rf"\{want}\left(\frac{{{_tex(pos)}}}{{{_SPEC['base']}^{{2{_tex(i)}/{_tex(d)}}}}}\right)"
 
 
 _NAMES = "|".join(re.escape(n) for n in sorted(_SPEC["names"], key=len, reverse=True))
@@ -102,7 +107,7 @@ def _judge(text: str) -> Verdict | None:
         return _other_base(arg, node[1], left, pos, i, d)
     want = _SPEC["odd"] if left.group("odd") else _SPEC["even"]
     reference = pos * _rate(i, d)
-    shown = (rf"\{want}\left(\frac{{{_tex(pos)}}}{{{base}^{{2{_tex(i)}/{_tex(d)}}}}}\right)")
+    shown = _shown(want, pos, i, d)
     source = _SPEC["source"]
     differ = _differ(arg, reference, pos, i, d)
     if differ is None and node[1] == want:
@@ -293,12 +298,11 @@ def _other_base(arg, function, left, pos, i, d) -> Verdict | None:
     other = sp.simplify(sp.powsimp(sp.powsimp(arg / pos, force=True) ** (-d / (2 * i)), force=True))
     want = _SPEC["odd"] if left.group("odd") else _SPEC["even"]
     if not (other.is_Integer and other > 1 and other in arg.atoms(sp.Number)) or function != want or \
-            _differ(arg, pos * other ** (-2 * i / d), pos, i, d) is not None:
+            _differ(arg, pos * _rate(i, d, other), pos, i, d) is not None:
         return None
     base = _SPEC["base"]
-    shown = rf"\{want}\left(\frac{{{_tex(pos)}}}{{{base}^{{2{_tex(i)}/{_tex(d)}}}}}\right)"
     return Verdict("mismatch", f"the sinusoidal encoding of {_SPEC['source']} has the base {base}; this one has "
-                   f"{other}", shown, f"the base {other} for {base}", cited=True)
+                   f"{other}", _shown(want, pos, i, d), f"the base {other} for {base}", cited=True)
 
 
 def _differ(arg, reference, pos, i, d, shown=None) -> str | None:

@@ -11,7 +11,7 @@ import sympy
 from .. import dims
 from .axes import judge_axes, judge_bracket_shapes
 from .checks_util import _anchor_key, _size_against_number, anchor_keys, _tying, implied_head, model_ref, state_letter
-from .compare import _head_vars, expected_for, judge, quotient, tolerance, walk
+from .compare import _head_vars, expected_for, judge, printed_number, quotient, tolerance, walk
 from .context import TAGS, example_key, is_example
 from .declaring import SCALAR
 from .document import words_of
@@ -195,7 +195,7 @@ class Links:
             self.add(line, link, axes.status, "shape", axes.message)
             self.findings[-1].basis = "document"
             return True
-        if any(n[0] == "call" and n[1].lower() == "softmax" and len(n[3]) == 1 and _printed_number(n[3][0])
+        if any(n[0] == "call" and n[1].lower() == "softmax" and len(n[3]) == 1 and printed_number(n[3][0])
                for n in walk([a, b])):  # softmax(3.01) = e^{3.01}/…: one entry's weight, its vector not written
             self.add_claim([a, b], line, link, "unchecked", "numeric", "the softmax of one printed number is 1; "
                            "written with one entry of a vector, it means that entry's weight, and the vector is not "
@@ -796,11 +796,6 @@ _ATTENTION_NAME = re.compile(r"(?:scaled[\s-]+|缩放)?" + _UNSCALED_NAME.patter
 _REALS = ("sym", "\\mathbb{R}", None, None)  # ℝ on the right of ∈: the left side is a real number
 _DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\{])d\s?(?:\\mathbf\s*\{\s*)?\(?[A-Z](?![a-z])")  # Q\,dK^T, (dQ) K^T
 _DIFFERENTIAL_LEFT = re.compile(r"\s*d\s?(?:\\mathbf\s*\{\s*)?[A-Z](?![a-z])[^=]{0,20}=")  # dS = …, dL = …
-
-
-def _printed_number(node) -> bool:
-    """``3.01``, ``-0.5``: one printed number."""
-    return node[0] == "num" or node[0] == "neg" and node[1][0] == "num"
 
 
 def _parameters(latex: str) -> frozenset:

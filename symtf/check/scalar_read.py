@@ -16,7 +16,7 @@ from .parse import GREEK, walk
 
 _MAX_OPS = 200  # SymPy operations per side: larger expressions are not judged
 _MAX_EXP = 64  # exponents beyond this are not expanded (2^{10^9} stays unjudged)
-_MAX_TERMS = 1000  # a sum of more terms than this is added in closed form, or not at all
+_MAX_SUM_TERMS = 1000  # a sum of more terms than this is added in closed form, or not at all
 _MAX_DEGREE = 8  # the highest power of a sum's index summed in closed form
 
 
@@ -126,8 +126,8 @@ def to_sympy(node, commutative: bool = True, letter_powers: bool = False, functi
 def _summed(node, inner) -> sp.Expr:
     r"""``\sum_{i=1}^{4} i^2`` (30), ``\sum_{i=1}^{n} i`` (n(n+1)/2): a sum over a range whose bounds are written, of a
     term in which the index appears only as the plain letter (``\alpha_{ij}`` names an entry per index: no scalar).
-    Up to :data:`_MAX_TERMS` terms are added one by one; a polynomial term of a longer or symbolic range is summed in
-    closed form (Faulhaber); anything else is no scalar."""
+    Up to :data:`_MAX_SUM_TERMS` terms are added one by one; a polynomial term of a longer or symbolic range is summed
+    in closed form (Faulhaber); anything else is no scalar."""
     from .parse import ParseError, parse_expr
 
     _, var, lo, hi, body = node
@@ -142,7 +142,7 @@ def _summed(node, inner) -> sp.Expr:
         raise NotScalar("a sum's range that is no expression") from exc
     k = sp.Dummy("k", integer=True)
     term = inner(body).xreplace({sp.Symbol(var, positive=True): k})
-    if low.is_Integer and high.is_Integer and 0 <= high - low < _MAX_TERMS:
+    if low.is_Integer and high.is_Integer and 0 <= high - low < _MAX_SUM_TERMS:
         return sp.Add(*[term.xreplace({k: sp.Integer(v)}) for v in range(int(low), int(high) + 1)])
     if not term.has(k) or term.is_polynomial(k) and sp.degree(term, k) <= _MAX_DEGREE:
         return sp.summation(term, (k, low, high))
